@@ -1,0 +1,74 @@
+package tools
+
+import "encoding/json"
+
+// Registry holds a session's tools in registration order. Name lookup (what
+// may run) and the schema list (what a model is shown) are separate, so a
+// tool can be runnable without being advertised (deferred tools, H10).
+// A Registry is built before a session starts and read-only afterwards.
+type Registry struct {
+	order  []string
+	byName map[string]Tool
+}
+
+// NewRegistry registers tools in order.
+func NewRegistry(ts ...Tool) *Registry {
+	r := &Registry{byName: map[string]Tool{}}
+	for _, t := range ts {
+		r.Add(t)
+	}
+	return r
+}
+
+// Add registers a tool. A duplicate name replaces the earlier tool and keeps
+// its position, so an override does not reorder what the model sees.
+func (r *Registry) Add(t Tool) {
+	if _, ok := r.byName[t.Name()]; !ok {
+		r.order = append(r.order, t.Name())
+	}
+	r.byName[t.Name()] = t
+}
+
+// Get finds a tool by name for execution.
+func (r *Registry) Get(name string) (Tool, bool) {
+	t, ok := r.byName[name]
+	return t, ok
+}
+
+// List returns the tools in registration order.
+func (r *Registry) List() []Tool {
+	out := make([]Tool, 0, len(r.order))
+	for _, n := range r.order {
+		out = append(out, r.byName[n])
+	}
+	return out
+}
+
+// Names returns the tool names in registration order.
+func (r *Registry) Names() []string { return append([]string(nil), r.order...) }
+
+// SchemaEntry is one tool as shown to a model provider.
+type SchemaEntry struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+// Schemas returns the list shown to a model, in registration order, leaving
+// out hidden names. Each description carries the tool's prompt after a blank
+// line.
+func (r *Registry) Schemas(hidden func(name string) bool) []SchemaEntry {
+	out := make([]SchemaEntry, 0, len(r.order))
+	for _, n := range r.order {
+		if hidden != nil && hidden(n) {
+			continue
+		}
+		t := r.byName[n]
+		desc := t.Description()
+		if p := t.Prompt(); p != "" {
+			desc += "\n\n" + p
+		}
+		out = append(out, SchemaEntry{Name: n, Description: desc, InputSchema: t.Schema().JSON()})
+	}
+	return out
+}
