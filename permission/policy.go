@@ -1,6 +1,13 @@
 package permission
 
-import "sync"
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
 
 // Rule is one parsed permission rule such as `Bash(git diff:*)`,
 // `Read(./src/**)`, `WebFetch(domain:example.com)`, `mcp__github__*` or `*`.
@@ -26,6 +33,208 @@ type Policy struct {
 	// roots are the workspace roots, absolute and symlink-resolved: the
 	// project directory first, then additional directories.
 	roots []string
-	// protected are files whose writes always ask (settings files).
+	// protected are files whose writes always ask (settings files), both
+	// as written (made absolute) and symlink-resolved.
 	protected []string
+	// home anchors ~ in rules and paths.
+	home string
+	// callow, cask and cdeny are the rules compiled for matching, in the
+	// same order as allow, ask and deny.
+	callow, cask, cdeny []compiledRule
+}
+
+// SessionSource is the Source of rules added by Grant, so a person can tell
+// an approval given during the session from a configured rule.
+const SessionSource = "session"
+
+// NewPolicy starts a policy for a workspace. roots[0] is the project
+// directory, which anchors relative path rules; further roots are extra
+// directories the session may use. Roots are made absolute and resolved
+// through symlinks, so the boundary check compares real locations. With no
+// roots the current directory is the project.
+func NewPolicy(roots []string) *Policy {
+	p := &Policy{}
+	if h, err := os.UserHomeDir(); err == nil && h != "" {
+		p.home = resolvePath(absOrSelf(h))
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	for _, r := range roots {
+		real := resolvePath(absPath(r, cwd(), p.home))
+		if !contains(p.roots, real) {
+			p.roots = append(p.roots, real)
+		}
+	}
+	return p
+}
+
+func cwd() string {
+	d, err := os.Getwd()
+	if err != nil {
+		return "/"
+	}
+	return d
+}
+
+func absOrSelf(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// root0 is the project directory, or the current directory for a Policy
+// not made by NewPolicy.
+func (p *Policy) root0() string {
+	if len(p.roots) > 0 {
+		return p.roots[0]
+	}
+	return resolvePath(cwd())
+}
+
+// AddRules parses and adds rules with behaviour b, remembering source for
+// messages. A rule that does not parse is reported (naming the rule and the
+// source) and skipped, while the valid ones are still added: dropping a whole
+// deny list because of one typo would loosen the policy.
+func (p *Policy) AddRules(b Behavior, source string, rules ...string) error {
+	if b != Allow && b != Ask && b != Deny {
+		return fmt.Errorf("%s: unknown rule behaviour %q (want allow, ask or deny)", source, b)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var errs []error
+	for _, s := range rules {
+		if err := p.addLocked(b, source, s); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (p *Policy) addLocked(b Behavior, source, s string) error {
+	r, err := ParseRule(s)
+	if err == nil {
+		r.Source = source
+		var c compiledRule
+		if c, err = compileRule(r, p.root0(), p.home); err == nil {
+			switch b {
+			case Allow:
+				p.allow, p.callow = append(p.allow, r), append(p.callow, c)
+			case Ask:
+				p.ask, p.cask = append(p.ask, r), append(p.cask, c)
+			case Deny:
+				p.deny, p.cdeny = append(p.deny, r), append(p.cdeny, c)
+			}
+			return nil
+		}
+		err = &RuleError{Raw: r.Raw, Reason: err.Error()}
+	}
+	var re *RuleError
+	if errors.As(err, &re) {
+		re.Source = source
+	}
+	return err
+}
+
+// AddProtected names files (or directories) whose writes always ask, in
+// every mode and whatever the rules say: the settings files that hold the
+// rules themselves, so a session cannot grant itself more. Relative paths
+// are relative to the project directory.
+func (p *Policy) AddProtected(paths ...string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range paths {
+		f := resolveForms(s, p.root0(), p.home)
+		for _, x := range []string{f.lit, f.real} {
+			if !contains(p.protected, x) {
+				p.protected = append(p.protected, x)
+			}
+		}
+	}
+}
+
+// Grant adds an allow rule for the rest of the session ("Yes for this
+// session"), with Source "session". It accepts one rule or a Suggestion
+// listing several, separated by ", ". Safe while other goroutines Evaluate;
+// on a parse error nothing is added.
+func (p *Policy) Grant(rule string) error {
+	list := splitRuleList(rule)
+	compiled := make([]compiledRule, 0, len(list))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range list {
+		r, err := ParseRule(s)
+		if err != nil {
+			var re *RuleError
+			if errors.As(err, &re) {
+				re.Source = SessionSource
+			}
+			return err
+		}
+		r.Source = SessionSource
+		c, err := compileRule(r, p.root0(), p.home)
+		if err != nil {
+			return &RuleError{Raw: r.Raw, Source: SessionSource, Reason: err.Error()}
+		}
+		compiled = append(compiled, c)
+	}
+	for _, c := range compiled {
+		p.allow = append(p.allow, c.Rule)
+		p.callow = append(p.callow, c)
+	}
+	return nil
+}
+
+// Roots returns the workspace roots, absolute and symlink-resolved, project
+// directory first.
+func (p *Policy) Roots() []string {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return append([]string(nil), p.roots...)
+}
+
+// Rules returns a copy of the rules with behaviour b, in the order they were
+// added, for settings views and headless explanations.
+func (p *Policy) Rules(b Behavior) []Rule {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	switch b {
+	case Allow:
+		return append([]Rule(nil), p.allow...)
+	case Ask:
+		return append([]Rule(nil), p.ask...)
+	case Deny:
+		return append([]Rule(nil), p.deny...)
+	}
+	return nil
+}
+
+// protectedReason says why writing f always asks, or "".
+func (p *Policy) protectedReason(f pathForms) string {
+	for _, x := range []string{f.lit, f.real} {
+		if inGitDir(x) {
+			return "it is inside a .git directory, whose hooks and config git runs"
+		}
+		for _, pr := range p.protected {
+			if within(x, pr) {
+				return "it is a protected settings file"
+			}
+		}
+	}
+	return ""
+}
+
+// rootList is the roots for messages.
+func (p *Policy) rootList() string {
+	return strings.Join(p.roots, ", ")
 }

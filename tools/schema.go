@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -117,7 +119,18 @@ func describe(ve *jsonschema.ValidationError) error {
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			parts = append(parts, instancePath(e.InstanceLocation)+": "+e.ErrorKind.LocalizedString(printer))
+			switch k := e.ErrorKind.(type) {
+			case *kind.Required:
+				for _, m := range k.Missing {
+					parts = append(parts, instancePath(slices.Concat(e.InstanceLocation, []string{m}))+": required property is missing")
+				}
+			case *kind.AdditionalProperties:
+				for _, m := range k.Properties {
+					parts = append(parts, instancePath(slices.Concat(e.InstanceLocation, []string{m}))+": unknown property (not in the schema)")
+				}
+			default:
+				parts = append(parts, instancePath(e.InstanceLocation)+": "+e.ErrorKind.LocalizedString(printer))
+			}
 			return
 		}
 		for _, c := range e.Causes {

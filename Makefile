@@ -1,0 +1,35 @@
+# Workbench: the two commands a new user needs are `make run` and `make test`.
+GO ?= go
+BIN := bin/workbench
+STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin/staticcheck)
+
+.PHONY: build run test bench lint fuzz clean
+
+build:
+	$(GO) build -o $(BIN) .
+
+# Until the TUI lands, `make run` shows the binary's help.
+run: build
+	./$(BIN) help
+
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x ./... 2>&1 | tee bench.out
+
+lint:
+	@test -z "$$(gofmt -l .)" || (gofmt -l .; echo 'gofmt: the files above need formatting'; exit 1)
+	$(GO) vet ./...
+	$(STATICCHECK) ./...
+
+# Short fuzzing runs of every fuzz target (FUZZTIME=30s to go longer).
+FUZZTIME ?= 10s
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParseRule -fuzztime $(FUZZTIME) ./permission/
+	$(GO) test -run '^$$' -fuzz FuzzSplitCommand -fuzztime $(FUZZTIME) ./permission/
+	$(GO) test -run '^$$' -fuzz FuzzSchemaPrepare -fuzztime $(FUZZTIME) ./tools/
+
+clean:
+	rm -rf bin bench.out

@@ -1,0 +1,107 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/seed92b641c3/workbench/permission"
+)
+
+// ApprovalRequest is a call that stopped at the ask outcome and needs a
+// person (the UI's modal) or a policy (headless) to decide.
+type ApprovalRequest struct {
+	CallID string
+	Tool   string
+	Input  json.RawMessage
+	// Decision is the ask verdict: why it asks (Message), which rule or mode
+	// asked (Rule), and the session rule that would allow it (Suggestion).
+	Decision permission.Decision
+	// Target is what the call touches, for the dialog to show.
+	Target permission.Target
+	// ReadOnly tells the dialog whether the call can change anything.
+	ReadOnly bool
+}
+
+// ApprovalReply is the answer to an ApprovalRequest.
+type ApprovalReply struct {
+	// Approved lets the call run.
+	Approved bool
+	// Feedback is what the person wants the agent told when they say no.
+	Feedback string
+	// UpdatedInput is the input as the person edited it; it is re-checked
+	// (H2) before the call runs.
+	UpdatedInput json.RawMessage
+	// Grant, when set, is a rule allowed for the rest of the session
+	// ("Yes for this session").
+	Grant string
+	// By names who decided, for the audit trail ("person", "headless").
+	By string
+}
+
+// Approver answers approval requests. The UI shows a modal; headless runs
+// use Headless, which never waits for anyone.
+type Approver interface {
+	Approve(ctx context.Context, req ApprovalRequest) ApprovalReply
+}
+
+// ApproverFunc adapts a function to Approver.
+type ApproverFunc func(ctx context.Context, req ApprovalRequest) ApprovalReply
+
+// Approve calls f.
+func (f ApproverFunc) Approve(ctx context.Context, req ApprovalRequest) ApprovalReply {
+	return f(ctx, req)
+}
+
+// Headless is the approver of runs with nobody to ask: every ask becomes a
+// denial that says what asked and which --allow rule would let the call run,
+// so a script never hangs on a prompt nobody sees.
+type Headless struct{}
+
+// Approve denies with instructions.
+func (Headless) Approve(_ context.Context, req ApprovalRequest) ApprovalReply {
+	return ApprovalReply{By: "headless", Feedback: HeadlessDenial(req)}
+}
+
+// HeadlessDenial explains an ask that nobody could answer.
+func HeadlessDenial(req ApprovalRequest) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s needs approval", req.Tool)
+	if req.Decision.Message != "" {
+		fmt.Fprintf(&b, " (%s)", strings.TrimSuffix(req.Decision.Message, "?"))
+	}
+	if r := req.Decision.Rule; r != "" {
+		fmt.Fprintf(&b, "; asked by %s", describeRule(r))
+	}
+	b.WriteString(", and there is nobody to approve it in a headless run.")
+	switch {
+	case req.Decision.Rule == "workspace" || req.Decision.Rule == "protected":
+		if req.Decision.Suggestion != "" {
+			fmt.Fprintf(&b, " To allow it, pass --allow '%s'.", req.Decision.Suggestion)
+		}
+	case strings.HasPrefix(req.Decision.Rule, "mode:") || req.Decision.Rule == "tool" || req.Decision.Rule == "":
+		if req.Decision.Suggestion != "" {
+			fmt.Fprintf(&b, " To allow it, pass --allow '%s'", req.Decision.Suggestion)
+			b.WriteString(" (or choose another --permission-mode).")
+		}
+	default:
+		fmt.Fprintf(&b, " The ask rule %q takes precedence over allow rules; remove it from your settings to run this call unattended.", req.Decision.Rule)
+	}
+	return b.String()
+}
+
+func describeRule(r string) string {
+	switch {
+	case strings.HasPrefix(r, "mode:"):
+		return "permission mode " + strings.TrimPrefix(r, "mode:")
+	case r == "tool":
+		return "the tool's own check"
+	case r == "workspace":
+		return "the workspace boundary (the path is outside the project)"
+	case r == "protected":
+		return "the protected-path check (git internals and settings files always ask)"
+	default:
+		return "rule " + r
+	}
+}

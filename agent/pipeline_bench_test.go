@@ -1,0 +1,44 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/seed92b641c3/workbench/hooks"
+	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/tools"
+)
+
+// BenchmarkPipelineNoop measures the pipeline's own cost: a no-op tool
+// through every stage with 50 rules and 2 in-process hooks (goal: 10 µs).
+func BenchmarkPipelineNoop(b *testing.B) {
+	noop := tools.Build(tools.Spec{Name: "Noop", Permission: tools.AllowSelf,
+		Schema: `{"type":"object","properties":{"command":{"type":"string"}},"additionalProperties":false}`,
+		Target: func(in json.RawMessage, _ *tools.Context) permission.Target {
+			return permission.Target{Commands: []string{"git status"}}
+		},
+		Run: func(context.Context, json.RawMessage, *tools.Context) (tools.Result, error) { return tools.Text("ok"), nil }})
+	dir := b.TempDir()
+	pol := permission.NewPolicy([]string{dir})
+	for i := range 25 {
+		pol.AddRules(permission.Deny, "bench", fmt.Sprintf("Bash(forbidden%d:*)", i))
+		pol.AddRules(permission.Allow, "bench", fmt.Sprintf("Bash(tool%d:*)", i))
+	}
+	pol.AddRules(permission.Allow, "bench", "Bash(git status:*)")
+	reg := hooks.NewRegistry()
+	for _, n := range []string{"a", "b"} {
+		reg.On(hooks.PreToolUse, "", n, func(context.Context, hooks.Input) hooks.Outcome { return hooks.Outcome{} })
+	}
+	p := &Pipeline{Tools: tools.NewRegistry(noop), Policy: pol, Hooks: reg, WorkDir: dir}
+	call := Call{ID: "c", Name: "Noop", Input: json.RawMessage(`{"command":"git status"}`)}
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if res := p.Run(ctx, call); res.IsError {
+			b.Fatal(res.Text)
+		}
+	}
+}

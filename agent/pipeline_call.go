@@ -1,0 +1,176 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/seed92b641c3/workbench/hooks"
+	"github.com/seed92b641c3/workbench/tools"
+)
+
+func (r *run) hookInput(event hooks.Event) hooks.Input {
+	return hooks.Input{
+		SessionID: r.p.SessionID, TranscriptPath: r.p.TranscriptPath, Cwd: r.p.WorkDir,
+		HookEventName: event, ToolName: r.call.Name, ToolInput: r.input, ToolUseID: r.call.ID,
+	}
+}
+
+// preHooks runs PreToolUse hooks. A block stops the call; an ask goes to the
+// approver; a rewritten input is re-checked like any other rewrite (H2).
+func (r *run) preHooks(tc *tools.Context) (tools.Result, bool) {
+	t0 := time.Now()
+	if r.p.Hooks == nil || !r.p.Hooks.Has(hooks.PreToolUse) {
+		r.emit(StagePreHook, OutcomeSkipped, "no hooks", "", t0)
+		return tools.Result{}, true
+	}
+	v := r.p.Hooks.PreToolUse(r.ctx, r.hookInput(hooks.PreToolUse))
+	r.context = v.AdditionalContext
+	if v.Block {
+		r.emit(StagePreHook, OutcomeBlock, v.Reason, "hook:"+v.Hook, t0)
+		return tools.Error(fmt.Sprintf("Blocked by hook %s: %s", v.Hook, v.Reason)), false
+	}
+	if len(v.UpdatedInput) > 0 && string(v.UpdatedInput) != string(r.input) {
+		r.emit(StagePreHook, OutcomeRewrite, "hook "+v.UpdatedBy+" rewrote the input", "hook:"+v.UpdatedBy, t0)
+		// A person approved the old input, not this one.
+		r.approved = false
+		if res, ok := r.rewrite(tc, v.UpdatedInput, "hook "+v.UpdatedBy); !ok {
+			return res, false
+		}
+	} else {
+		r.emit(StagePreHook, OutcomeOK, fmt.Sprintf("%d hook(s) passed", len(v.Outcomes)), "", t0)
+	}
+	if v.Ask && !r.approved {
+		d := r.askFromHook(v.Hook, v.Reason)
+		return r.ask(tc, d, r.tool.Target(r.input, tc))
+	}
+	return tools.Result{}, true
+}
+
+// invoke calls the tool with panic isolation.
+func (r *run) invoke(tc *tools.Context) (res tools.Result) {
+	t0 := time.Now()
+	r.emit(StageCall, OutcomeStart, "", "", t0)
+	defer func() {
+		if v := recover(); v != nil {
+			log.Printf("workbench: tool %s (call %s) panicked: %v\n%s", r.call.Name, r.call.ID, v, debug.Stack())
+			res = tools.Error(internalFailure)
+			r.emit(StageCall, OutcomePanic, fmt.Sprint(v), "", t0)
+		}
+	}()
+	res, err := r.tool.Call(r.ctx, r.input, tc)
+	if err != nil {
+		res = tools.Error("Error: " + err.Error())
+	}
+	outcome := OutcomeOK
+	switch {
+	case r.ctx.Err() != nil && res.IsError:
+		outcome = OutcomeCancelled
+	case res.IsError:
+		outcome = OutcomeError
+	}
+	r.emit(StageCall, outcome, firstLine(res.Text, 200), "", t0)
+	return res
+}
+
+// capture applies the output cap unless the tool already captured its own
+// output (a flag on the result, never inferred from the text, H8).
+func (r *run) capture(tc *tools.Context, res tools.Result) tools.Result {
+	t0 := time.Now()
+	original := int64(len(res.Text))
+	if !res.Captured {
+		res.Text, res.Spill = tools.CaptureText(tc, res.Text)
+		res.Captured = true
+	} else if res.Spill == nil && len(res.Text) > tc.Cap()*2 {
+		// A tool that claims to have captured but returns far more than
+		// the cap is capped again: the flag is not a licence.
+		res.Text, res.Spill = tools.CaptureText(tc, res.Text)
+	}
+	if res.Text == "" {
+		res.Text = "(no output)"
+	}
+	ev := r.event(StageCapture, OutcomeOK, "", "", t0)
+	ev.Bytes = original
+	switch {
+	case res.Spill != nil:
+		ev.Outcome = OutcomeSpilled
+		ev.Bytes = res.Spill.Bytes
+		ev.SpillPath = res.Spill.Path
+		ev.SHA256 = res.Spill.SHA256
+		ev.Detail = fmt.Sprintf("%d bytes, %d lines spilled", res.Spill.Bytes, res.Spill.Lines)
+	case int64(len(res.Text)) < original:
+		ev.Outcome = OutcomeTruncated
+		ev.Detail = fmt.Sprintf("%d of %d bytes kept", len(res.Text), original)
+	}
+	r.p.observe(ev)
+	return res
+}
+
+// postResponse is the tool_response a PostToolUse hook receives.
+type postResponse struct {
+	Content string       `json:"content"`
+	IsError bool         `json:"is_error"`
+	Spill   *tools.Spill `json:"spill,omitempty"`
+}
+
+// postHooks runs PostToolUse (and PostToolUseFailure on an error). Their
+// failures are reported in the trace, never fatal; their block reasons and
+// added context reach the model as a note on the result.
+func (r *run) postHooks(res tools.Result) tools.Result {
+	t0 := time.Now()
+	if r.context != "" {
+		res.Text += "\n\n" + r.context
+	}
+	if r.p.Hooks == nil || (!r.p.Hooks.Has(hooks.PostToolUse) && !(res.IsError && r.p.Hooks.Has(hooks.PostToolUseFailure))) {
+		r.emit(StagePostHook, OutcomeSkipped, "no hooks", "", t0)
+		return res
+	}
+	in := r.hookInput(hooks.PostToolUse)
+	in.ToolResponse, _ = json.Marshal(postResponse{Content: res.Text, IsError: res.IsError, Spill: res.Spill})
+	in.IsError = res.IsError
+	ctx := r.ctx
+	if ctx.Err() != nil {
+		// The call was cancelled, but its post hooks still deserve to see
+		// the outcome; give them a short grace of their own.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+	}
+	outs := r.p.Hooks.Post(ctx, in, res.IsError)
+	var notes, failures []string
+	for _, o := range outs {
+		if o.Err != nil {
+			failures = append(failures, fmt.Sprintf("%s: %v", o.Hook, o.Err))
+			continue
+		}
+		if o.Block && o.Reason != "" {
+			notes = append(notes, fmt.Sprintf("[hook %s: %s]", o.Hook, o.Reason))
+		}
+		if o.AdditionalContext != "" {
+			notes = append(notes, o.AdditionalContext)
+		}
+	}
+	if len(notes) > 0 {
+		res.Text += "\n\n" + strings.Join(notes, "\n")
+	}
+	outcome, detail := OutcomeOK, fmt.Sprintf("%d hook(s) ran", len(outs))
+	if len(failures) > 0 {
+		outcome, detail = OutcomeError, "hook failures (reported, not fatal): "+strings.Join(failures, "; ")
+	}
+	r.emit(StagePostHook, outcome, detail, "", t0)
+	return res
+}
+
+func firstLine(s string, max int) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return s
+}

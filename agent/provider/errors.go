@@ -1,0 +1,137 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ErrorKind sorts provider failures by what the person or the loop should do
+// about them.
+type ErrorKind string
+
+const (
+	ErrorAuth       ErrorKind = "auth"        // missing or rejected key: fix the key
+	ErrorRateLimit  ErrorKind = "rate_limit"  // 429: wait and retry
+	ErrorOverloaded ErrorKind = "overloaded"  // the service is busy: wait and retry
+	ErrorServer     ErrorKind = "server"      // 5xx: retry
+	ErrorNetwork    ErrorKind = "network"     // the server could not be reached
+	ErrorBadRequest ErrorKind = "bad_request" // the request was refused as it is
+	ErrorStream     ErrorKind = "stream"      // the stream broke or made no sense
+)
+
+// Error is the error every provider returns for a failed call. Its message is
+// one line that names the provider, what happened, and what to do.
+type Error struct {
+	Provider string
+	Kind     ErrorKind
+	// Status is the HTTP status, or zero when none applies (a network error,
+	// an error event inside a stream).
+	Status  int
+	Message string
+	// Hint says what to do, e.g. "set ANTHROPIC_API_KEY".
+	Hint      string
+	Retryable bool
+	// RetryAfter is the wait the server asked for; zero when it did not ask
+	// (or asked for none).
+	RetryAfter time.Duration
+	// Err is the underlying error, if any.
+	Err error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Provider)
+	b.WriteString(": ")
+	b.WriteString(e.Kind.describe())
+	if e.Status != 0 {
+		fmt.Fprintf(&b, " (HTTP %d)", e.Status)
+	}
+	if msg := oneLine(e.Message); msg != "" {
+		b.WriteString(": ")
+		b.WriteString(msg)
+	}
+	if e.Hint != "" {
+		b.WriteString("; ")
+		b.WriteString(e.Hint)
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func (k ErrorKind) describe() string {
+	switch k {
+	case ErrorAuth:
+		return "authentication failed"
+	case ErrorRateLimit:
+		return "rate limited"
+	case ErrorOverloaded:
+		return "overloaded"
+	case ErrorServer:
+		return "server error"
+	case ErrorNetwork:
+		return "cannot reach the server"
+	case ErrorBadRequest:
+		return "request rejected"
+	case ErrorStream:
+		return "stream failed"
+	}
+	return string(k)
+}
+
+// oneLine folds whitespace runs so a server's multi-line message cannot break
+// a status line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// StatusError builds the Error for an HTTP error status. Providers call it
+// with the status and message the server sent, then add their own hint.
+func StatusError(provider string, status int, header http.Header, message string) *Error {
+	e := &Error{Provider: provider, Status: status, Message: message}
+	switch {
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		e.Kind = ErrorAuth
+	case status == http.StatusTooManyRequests:
+		e.Kind, e.Retryable = ErrorRateLimit, true
+	case status == statusOverloaded:
+		e.Kind, e.Retryable = ErrorOverloaded, true
+	case status == http.StatusRequestTimeout || status >= 500:
+		e.Kind, e.Retryable = ErrorServer, true
+	default:
+		e.Kind = ErrorBadRequest
+	}
+	e.RetryAfter, _ = RetryAfter(header)
+	return e
+}
+
+// statusOverloaded is the status Anthropic uses when the API is overloaded.
+const statusOverloaded = 529
+
+// RetryAfter reads how long the server asked the client to wait: the
+// retry-after-ms header (used by Anthropic and OpenAI), or retry-after in
+// seconds or as an HTTP date.
+func RetryAfter(h http.Header) (time.Duration, bool) {
+	if h == nil {
+		return 0, false
+	}
+	if v := h.Get("Retry-After-Ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
+			return time.Duration(ms * float64(time.Millisecond)), true
+		}
+	}
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
+		return time.Duration(s * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0), true
+	}
+	return 0, false
+}

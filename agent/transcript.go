@@ -1,0 +1,120 @@
+package agent
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// Entry kinds in a transcript.
+const (
+	EntrySession = "session" // the session's start: id, cwd, version
+	EntryStage   = "stage"   // one StageEvent (H7)
+	EntrySpill   = "spill"   // a spill file's provenance and digest (H8)
+	EntryGrant   = "grant"   // a rule allowed for the session
+)
+
+// Entry is one line of a transcript.
+type Entry struct {
+	Seq  int64           `json:"seq"`
+	Type string          `json:"type"`
+	Time time.Time       `json:"time"`
+	Data json.RawMessage `json:"data"`
+}
+
+// Transcript is a session's append-only JSONL record. Appends are buffered;
+// Sync flushes and fsyncs, and is called at turn boundaries and on exit, so a
+// crash loses at most the current turn and never corrupts earlier lines.
+type Transcript struct {
+	mu   sync.Mutex
+	f    *os.File
+	w    *bufio.Writer
+	seq  int64
+	path string
+}
+
+// OpenTranscript opens (or creates, mode 0600) a transcript for appending.
+func OpenTranscript(path string) (*Transcript, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening transcript: %w", err)
+	}
+	return &Transcript{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path}, nil
+}
+
+// Path is where the transcript lives, for hooks (transcript_path).
+func (t *Transcript) Path() string { return t.path }
+
+// Append records one entry.
+func (t *Transcript) Append(kind string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.seq++
+	line, err := json.Marshal(Entry{Seq: t.seq, Type: kind, Time: time.Now().UTC(), Data: data})
+	if err != nil {
+		return err
+	}
+	line = append(line, '\n')
+	_, err = t.w.Write(line)
+	return err
+}
+
+// Sync makes every appended entry durable.
+func (t *Transcript) Sync() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.w.Flush(); err != nil {
+		return err
+	}
+	return t.f.Sync()
+}
+
+// Close syncs and closes the transcript.
+func (t *Transcript) Close() error {
+	err := t.Sync()
+	if cerr := t.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ErrTruncated reports that a transcript ended in a partial line, as after a
+// crash mid-write; the entries before it were loaded.
+var ErrTruncated = errors.New("transcript ends in a partial entry (the session was interrupted); loaded up to the last whole entry")
+
+// ReadTranscript loads every whole entry. A last line cut short by a crash is
+// dropped and reported with ErrTruncated alongside the entries.
+func ReadTranscript(r io.Reader) ([]Entry, error) {
+	br := bufio.NewReaderSize(r, 256<<10)
+	var out []Entry
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			complete := line[len(line)-1] == '\n'
+			var e Entry
+			if jerr := json.Unmarshal(bytes.TrimSpace(line), &e); jerr != nil || !complete {
+				if !complete || err == io.EOF {
+					return out, ErrTruncated
+				}
+				return out, fmt.Errorf("transcript entry %d is not valid JSON: %v", len(out)+1, jerr)
+			}
+			out = append(out, e)
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Func is an in-process hook. It should return when ctx is done; one that
+// does not is abandoned at its timeout (see Registry.Run).
+type Func func(ctx context.Context, in Input) Outcome
+
+// Outcome is one hook's verdict, kept whole so the transcript can record
+// what each hook said and how long it took (H7). The aggregating methods
+// turn a list of them into a decision.
+type Outcome struct {
+	// Hook names the hook for people: the command text, or the name given
+	// to On. The registry sets it.
+	Hook string
+	// Block asks to stop what the event is about: the tool call
+	// (PreToolUse), the prompt (UserPromptSubmit), or the model's wish to
+	// stop (Stop, where it means "keep going"). Reason says why.
+	Block  bool
+	Reason string
+	// PermissionDecision is "allow", "deny", "ask" or "" (PreToolUse). A
+	// deny blocks like Block does.
+	PermissionDecision string
+	// UpdatedInput, when not empty, replaces the tool's input (PreToolUse).
+	UpdatedInput json.RawMessage
+	// AdditionalContext is text for the model.
+	AdditionalContext string
+	// Prevent ends the whole run, not just this step; StopReason is shown
+	// to the person. It comes from `"continue": false`.
+	Prevent    bool
+	StopReason string
+	// SuppressOutput asks the host not to show the hook's output.
+	SuppressOutput bool
+	// Err is set when the hook failed to give a verdict: it crashed,
+	// panicked, timed out, exited with an unexpected status or printed
+	// invalid JSON. A failed PreToolUse hook blocks the call (H6).
+	Err error
+	// Duration is how long the hook ran. The registry sets it.
+	Duration time.Duration
+}
+
+// blocks reports whether o stops the step its event is about.
+func (o Outcome) blocks() bool {
+	return o.Block || o.PermissionDecision == "deny"
+}

@@ -1,0 +1,191 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// DefaultTimeout bounds a hook that names no timeout of its own: long
+// enough for a linter or a test run, short enough that a hung script does
+// not stall a session.
+const DefaultTimeout = 60 * time.Second
+
+// hook is one registration: an in-process Func or a shell command.
+type hook struct {
+	name  string
+	match toolMatcher
+	fn    Func    // nil for a command hook
+	cmd   Command // used when fn is nil
+}
+
+// Registry holds hooks per event, in registration order. It is safe for
+// concurrent use: parallel tool calls run their hooks at the same time, and
+// hooks may be registered while others run (a run sees the hooks registered
+// when it started).
+type Registry struct {
+	mu      sync.RWMutex
+	byEvent map[Event][]hook
+	timeout time.Duration
+	observe func(Input, Outcome)
+}
+
+// NewRegistry returns an empty registry whose hooks time out after
+// DefaultTimeout unless they say otherwise.
+func NewRegistry() *Registry {
+	return &Registry{byEvent: map[Event][]hook{}, timeout: DefaultTimeout}
+}
+
+// SetTimeout changes the timeout of hooks that name none (in-process hooks
+// and commands with a zero Timeout). A value of zero or less restores
+// DefaultTimeout.
+func (r *Registry) SetTimeout(d time.Duration) {
+	if d <= 0 {
+		d = DefaultTimeout
+	}
+	r.mu.Lock()
+	r.timeout = d
+	r.mu.Unlock()
+}
+
+// Observe sets a function called after every hook with the input it saw
+// and its outcome, from whichever goroutine ran the hook. It exists so the
+// host can record every verdict in the transcript (H7) and show failures of
+// hooks whose aggregate result hides them (a failed SessionStart hook).
+// f must be safe for concurrent use; nil turns observation off.
+func (r *Registry) Observe(f func(in Input, o Outcome)) {
+	r.mu.Lock()
+	r.observe = f
+	r.mu.Unlock()
+}
+
+// On registers an in-process hook under a name shown in outcomes and
+// messages. The matcher works as in AddCommand. On panics on an unknown
+// event, a bad matcher or a nil f: those are mistakes in the host's code,
+// like a bad pattern given to regexp.MustCompile.
+func (r *Registry) On(ev Event, matcher, name string, f Func) {
+	if f == nil {
+		panic("hooks: On with a nil Func")
+	}
+	if err := r.add(ev, matcher, hook{name: name, fn: f}); err != nil {
+		panic(fmt.Sprintf("hooks: On(%s, %q): %v", ev, name, err))
+	}
+}
+
+// AddCommand registers a shell command hook. The matcher selects tools for
+// the tool events ("" or "*" for all; otherwise a regular expression that
+// must match the whole tool name) and is ignored for other events. It
+// returns an error for an unknown event, a bad matcher, an empty command or
+// a negative timeout, so settings mistakes surface when they are loaded.
+func (r *Registry) AddCommand(ev Event, matcher string, c Command) error {
+	err := c.validate()
+	if err == nil {
+		err = r.add(ev, matcher, hook{name: c.Command, cmd: c})
+	}
+	if err != nil {
+		return fmt.Errorf("hooks: %s hook %q: %w", ev, c.Command, err)
+	}
+	return nil
+}
+
+// Has reports whether any hook is registered for ev, so a caller can skip
+// building an Input nobody will read.
+func (r *Registry) Has(ev Event) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.byEvent[ev]) > 0
+}
+
+func (r *Registry) add(ev Event, matcher string, h hook) error {
+	h, err := prepare(ev, matcher, h)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.byEvent[ev] = append(r.byEvent[ev], h)
+	r.mu.Unlock()
+	return nil
+}
+
+// prepare checks the event and compiles the matcher of a hook about to be
+// registered.
+func prepare(ev Event, matcher string, h hook) (hook, error) {
+	if !ev.Valid() {
+		return h, fmt.Errorf("unknown event %q", ev)
+	}
+	if ev.usesMatcher() {
+		m, err := compileMatcher(matcher)
+		if err != nil {
+			return h, err
+		}
+		h.match = m
+	}
+	return h, nil
+}
+
+// Run runs every hook registered for in.HookEventName whose matcher accepts
+// in.ToolName, one after another in registration order, and returns their
+// outcomes in that order. Each hook gets its own timeout. Run never returns
+// later than the sum of those timeouts plus a short grace: a command is
+// killed with its whole process group, and an in-process hook that ignores
+// its context is abandoned with ErrTimeout (its goroutine may linger until
+// the Func returns, since Go cannot stop it). A panicking hook's outcome
+// carries ErrPanic. Hooks not started because ctx is already done get an
+// outcome with ctx's error.
+func (r *Registry) Run(ctx context.Context, in Input) []Outcome {
+	return r.run(ctx, in, nil)
+}
+
+// run is Run with an early exit: it stops after the first outcome for which
+// stop returns true.
+func (r *Registry) run(ctx context.Context, in Input, stop func(Outcome) bool) []Outcome {
+	r.mu.RLock()
+	hooks := append([]hook(nil), r.byEvent[in.HookEventName]...)
+	timeout, observe := r.timeout, r.observe
+	r.mu.RUnlock()
+
+	var out []Outcome
+	for _, h := range hooks {
+		if in.HookEventName.usesMatcher() && !h.match.match(in.ToolName) {
+			continue
+		}
+		o := runHook(ctx, h, in, timeout)
+		if observe != nil {
+			observe(in, o)
+		}
+		out = append(out, o)
+		if stop != nil && stop(o) {
+			break
+		}
+	}
+	return out
+}
+
+func runHook(ctx context.Context, h hook, in Input, timeout time.Duration) Outcome {
+	start := time.Now()
+	var o Outcome
+	switch {
+	case ctx.Err() != nil:
+		o = Outcome{Err: fmt.Errorf("hook not run: %w", context.Cause(ctx))}
+	case h.fn != nil:
+		o = runFunc(ctx, h.fn, in, timeout)
+	default:
+		if h.cmd.Timeout > 0 {
+			timeout = h.cmd.Timeout
+		}
+		o = h.cmd.run(ctx, in, timeout)
+	}
+	o.Hook = h.name
+	o.Duration = time.Since(start)
+	return o
+}
+
+// deadlineErr explains why a hook's context ended: the session cancelled it
+// or its own timeout passed.
+func deadlineErr(parent context.Context, timeout time.Duration) error {
+	if parent.Err() != nil {
+		return fmt.Errorf("hook cancelled: %w", context.Cause(parent))
+	}
+	return fmt.Errorf("%w after %s", ErrTimeout, timeout)
+}

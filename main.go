@@ -1,0 +1,66 @@
+// Command workbench is a terminal workbench for coding agents: every tool
+// call travels one visible, audited pipeline, risky calls stop for approval,
+// and output too large for the model is spilled to files a person can read.
+//
+// Usage:
+//
+//	workbench tool [flags] NAME [JSON]   run one tool call through the pipeline
+//	workbench tools [--json]             list the tool catalog
+//	workbench help                       this help
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit statuses shared by every subcommand.
+const (
+	exitOK    = 0 // the call or run succeeded
+	exitError = 1 // the tool returned an error result (denied, blocked, failed)
+	exitUsage = 2 // bad flags, bad settings: nothing ran
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run dispatches a command line; it is main without os.Exit, for tests.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stdout)
+		return exitOK
+	}
+	switch args[0] {
+	case "tool":
+		return runTool(args[1:], stdin, stdout, stderr)
+	case "tools":
+		return runTools(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		usage(stdout)
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "workbench: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return exitUsage
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `Workbench: a terminal workbench for coding agents.
+
+Usage:
+  workbench tool [flags] NAME [JSON]   run one tool call through the whole pipeline
+                                       (JSON from stdin when omitted)
+  workbench tools [--json]             list the tools with their safety metadata
+  workbench help                       show this help
+
+Flags of 'workbench tool' (see 'workbench tool -h'):
+  --cwd DIR  --settings FILE  --permission-mode MODE  --allow RULE  --ask RULE
+  --deny RULE  --spill-dir DIR  --max-output N  --trace  --no-claude-settings
+
+Exit status: 0 success, 1 the call ended in an error result, 2 usage or settings error.
+State lives under $XDG_STATE_HOME/workbench/sessions/<id>/ (default ~/.local/state).
+`)
+}

@@ -1,0 +1,31 @@
+package permission
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkEvaluate50Rules measures one shell call against a realistic rule
+// set; the whole tool pipeline has a 10 µs budget, so Evaluate must be a
+// small part of it.
+func BenchmarkEvaluate50Rules(b *testing.B) {
+	var r rules
+	for i := 0; i < 15; i++ {
+		r.allow = append(r.allow, fmt.Sprintf("Bash(tool%d sub:*)", i))
+		r.allow = append(r.allow, fmt.Sprintf("Edit(./dir%d/**)", i))
+	}
+	for i := 0; i < 8; i++ {
+		r.deny = append(r.deny, fmt.Sprintf("Bash(danger%d:*)", i))
+		r.ask = append(r.ask, fmt.Sprintf("WebFetch(domain:*.site%d.test)", i))
+	}
+	r.allow = append(r.allow, "Bash(git status:*)", "Bash(go test:*)", "mcp__x__*", "Read(~/notes/*)")
+	p := newPolicy(b, []string{b.TempDir()}, r)
+	req := bash("git status -s && go test ./...")
+	if d := p.Evaluate(req); d.Behavior != Allow {
+		b.Fatalf("benchmark request not allowed: %+v", d)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Evaluate(req)
+	}
+}

@@ -1,0 +1,395 @@
+package permission
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Request describes one tool call to Evaluate.
+type Request struct {
+	// Tool is the name the call runs under (for deferred tools, the
+	// target's own name).
+	Tool string
+	// Mode is the session's permission mode; empty means default.
+	Mode Mode
+	// ReadOnly is the tool's promise that this call changes nothing.
+	ReadOnly bool
+	// Own is the tool's own verdict on its input (zero when it has none).
+	Own Decision
+	// Target is what the call touches.
+	Target Target
+	// WorkDir is the directory relative paths are resolved against; empty
+	// means the project directory.
+	WorkDir string
+}
+
+// editTools are the tools acceptEdits lets run without asking. Unlike the
+// reference harness, MultiEdit is one of them: it is several Edits.
+var editTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
+
+// evaluation is one request with its commands split and paths resolved.
+type evaluation struct {
+	req      Request
+	cmds     []*analysis
+	parseErr bool
+	paths    []pathForms
+	host     string
+	cmdBuf   [4]*analysis // backing for cmds, so a usual call allocates none
+}
+
+// Evaluate decides whether a call may run. The stages, first verdict wins:
+// hard deny; deny rules; the tool's own Deny; ask rules; the workspace
+// boundary and protected files; the mode (bypass allows, plan allows only
+// read-only calls); allow rules, acceptEdits, read-only, the tool's own
+// Allow; otherwise ask. Deny and ask rules therefore win in every mode,
+// bypass included, and nothing allows a hard-denied command. In dontAsk and
+// auto modes an ask becomes a deny that says what asked. Decision.Rule
+// always names what decided.
+func (p *Policy) Evaluate(req Request) Decision {
+	if _, ok := ParseMode(string(req.Mode)); !ok {
+		req.Mode = ModeDefault // an unknown mode gets the cautious default
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	var e evaluation
+	p.prepare(&e, req)
+	d := p.decide(&e)
+	if d.Behavior == Ask && (req.Mode == ModeDontAsk || req.Mode == ModeAuto) {
+		d = forbidAsk(req.Mode, d, &e)
+	}
+	return d
+}
+
+// prepare fills e for req: commands analysed (from the cache), paths
+// resolved, host normalised.
+func (p *Policy) prepare(e *evaluation, req Request) {
+	e.req, e.host = req, normalizeHost(req.Target.Host)
+	e.cmds = e.cmdBuf[:0]
+	for _, c := range req.Target.Commands {
+		a := cachedAnalysis(c)
+		e.cmds = append(e.cmds, a)
+		if a.err != nil {
+			e.parseErr = true
+		}
+	}
+	if len(req.Target.Paths) > 0 {
+		base := p.root0()
+		if req.WorkDir != "" {
+			base = absPath(req.WorkDir, base, p.home)
+		}
+		for _, s := range req.Target.Paths {
+			e.paths = append(e.paths, resolveForms(s, base, p.home))
+		}
+	}
+}
+
+func (p *Policy) decide(e *evaluation) Decision {
+	req := e.req
+	for i, a := range e.cmds {
+		if a.deny != "" {
+			return Decision{Behavior: Deny, Rule: "hard-deny",
+				Message: fmt.Sprintf("%q is never allowed: %s", req.Target.Commands[i], a.deny)}
+		}
+	}
+	if r := p.firstMatch(p.cdeny, e); r != nil {
+		return Decision{Behavior: Deny, Rule: r.Raw,
+			Message: fmt.Sprintf("%s is denied by rule %s%s", describe(e), r.Raw, from(r.Source))}
+	}
+	if req.Own.Behavior == Deny {
+		d := withRule(req.Own, "tool")
+		if d.Message == "" {
+			d.Message = req.Tool + " refused this input"
+		}
+		return d
+	}
+	if r := p.firstMatch(p.cask, e); r != nil {
+		return Decision{Behavior: Ask, Rule: r.Raw,
+			Message: fmt.Sprintf("rule %s%s asks before %s runs", r.Raw, from(r.Source), describe(e))}
+	}
+	if d, ok := p.boundary(e); ok {
+		return d
+	}
+	switch req.Mode {
+	case ModeBypass:
+		return Decision{Behavior: Allow, Rule: "mode:" + string(ModeBypass),
+			Message: "bypassPermissions mode allows what no rule denies or asks"}
+	case ModePlan:
+		if req.ReadOnly {
+			return Decision{Behavior: Allow, Rule: "mode:" + string(ModePlan),
+				Message: "plan mode allows read-only tools"}
+		}
+		return Decision{Behavior: Deny, Rule: "mode:" + string(ModePlan),
+			Message: "plan mode allows read-only tools only"}
+	}
+	if rules := p.allowedBy(e); rules != "" {
+		return Decision{Behavior: Allow, Rule: rules, Message: describe(e) + " is allowed by " + rules}
+	}
+	if req.Mode == ModeAcceptEdits && req.Target.Access == AccessWrite && editTools[req.Tool] &&
+		len(e.paths) > 0 && p.allInside(e) {
+		return Decision{Behavior: Allow, Rule: "mode:" + string(ModeAcceptEdits),
+			Message: "acceptEdits mode allows file edits inside the workspace"}
+	}
+	if req.ReadOnly {
+		return Decision{Behavior: Allow, Rule: "read-only", Message: req.Tool + " changes nothing"}
+	}
+	if req.Own.Behavior == Allow {
+		return withRule(req.Own, "tool")
+	}
+	d := Decision{Behavior: Ask, Rule: "mode:" + string(req.Mode), Message: "approve " + req.Tool + "?"}
+	if req.Own.Behavior == Ask {
+		d = withRule(req.Own, "tool")
+		if d.Message == "" {
+			d.Message = "approve " + req.Tool + "?"
+		}
+	}
+	if d.Suggestion == "" {
+		d.Suggestion = strings.Join(p.suggestUncovered(e), ", ")
+	}
+	return d
+}
+
+// withRule returns d with Rule set to def when the tool left it empty.
+func withRule(d Decision, def string) Decision {
+	if d.Rule == "" {
+		d.Rule = def
+	}
+	return d
+}
+
+func from(source string) string {
+	if source == "" {
+		return ""
+	}
+	return " (from " + source + ")"
+}
+
+// describe names the call for messages: the tool and what it touches. It
+// runs on every decision, so it concatenates rather than formats.
+func describe(e *evaluation) string {
+	t := e.req.Target
+	switch {
+	case len(t.Commands) > 0:
+		return e.req.Tool + " `" + strings.Join(t.Commands, "; ") + "`"
+	case len(t.Paths) > 0:
+		return e.req.Tool + " " + strings.Join(t.Paths, ", ")
+	case t.Host != "":
+		return e.req.Tool + " " + t.Host
+	}
+	return e.req.Tool
+}
+
+// forbidAsk turns an ask into the deny dontAsk and auto modes give, saying
+// what asked and, when there is one, which rule would allow the call.
+func forbidAsk(m Mode, d Decision, e *evaluation) Decision {
+	var msg string
+	if strings.HasPrefix(d.Rule, "mode:") {
+		msg = fmt.Sprintf("no rule allows %s and %s mode never asks, so the call is denied", describe(e), m)
+	} else {
+		msg = fmt.Sprintf("%s asked for approval (%s), but %s mode never asks, so the call is denied",
+			d.Rule, d.Message, m)
+	}
+	if d.Suggestion != "" {
+		msg += "; an allow rule such as " + d.Suggestion + " would let it run"
+	}
+	return Decision{Behavior: Deny, Rule: "mode:" + string(m), Message: msg, Suggestion: d.Suggestion}
+}
+
+// firstMatch returns the first rule that matches anything the call touches:
+// a bare rule for the tool, or a specifier matching any command part (in any
+// spelling), any path (as written or resolved), or the host. One matching
+// part is enough, so one denied part denies a compound command.
+func (p *Policy) firstMatch(rules []compiledRule, e *evaluation) *compiledRule {
+	for i := range rules {
+		r := &rules[i]
+		if r.wholeTool(e) {
+			return r
+		}
+		if r.kind == specNone {
+			continue
+		}
+		if r.commandRule(e.req.Tool) {
+			for _, a := range e.cmds {
+				for _, pt := range a.parts {
+					if r.cmd.match(pt.text) {
+						return r
+					}
+					for _, x := range pt.extra {
+						if r.cmd.match(x) {
+							return r
+						}
+					}
+				}
+			}
+		}
+		if r.pathRule(e.req.Tool, e.req.Target.Access) {
+			for _, f := range e.paths {
+				if r.path.match(f.real, p.roots) || r.path.match(f.lit, p.roots) {
+					return r
+				}
+			}
+		}
+		if e.host != "" && r.hostRule(e.req.Tool) && r.host.match(e.host) {
+			return r
+		}
+	}
+	return nil
+}
+
+// boundary applies H4: writes to .git internals and protected files always
+// ask; a path outside every root asks unless an allow rule with a path
+// specifier names it.
+func (p *Policy) boundary(e *evaluation) (Decision, bool) {
+	write := e.req.Target.Access == AccessWrite
+	if write {
+		for _, f := range e.paths {
+			if why := p.protectedReason(f); why != "" {
+				return Decision{Behavior: Ask, Rule: "protected",
+					Message: fmt.Sprintf("writing %s always needs approval: %s", f.given, why)}, true
+			}
+		}
+	}
+	var outside []pathForms
+	for _, f := range e.paths {
+		if containingRoot(f.real, p.roots) == "" && p.pathAllowRule(e, f) == nil {
+			outside = append(outside, f)
+		}
+	}
+	if len(outside) == 0 {
+		return Decision{}, false
+	}
+	f := outside[0]
+	where := f.real
+	if f.real != f.lit {
+		where = fmt.Sprintf("%s (really %s)", f.given, f.real)
+	}
+	var rules []string
+	for _, o := range outside {
+		rules = append(rules, pathRules(e.req.Target.Access, []string{o.real}, p.root0())...)
+	}
+	return Decision{Behavior: Ask, Rule: "workspace",
+		Message:    fmt.Sprintf("%s is outside the workspace (%s)", where, p.rootList()),
+		Suggestion: strings.Join(dedupe(rules), ", ")}, true
+}
+
+// pathAllowRule returns the allow rule whose path specifier covers f's
+// resolved path, or nil. Only such a rule opens a path outside the
+// workspace: a bare name, `*` or a mode is not specific enough.
+func (p *Policy) pathAllowRule(e *evaluation, f pathForms) *compiledRule {
+	for i := range p.callow {
+		r := &p.callow[i]
+		if r.pathRule(e.req.Tool, e.req.Target.Access) && r.path.match(f.real, p.roots) {
+			return r
+		}
+	}
+	return nil
+}
+
+func (p *Policy) allInside(e *evaluation) bool {
+	for _, f := range e.paths {
+		if containingRoot(f.real, p.roots) == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// allowedBy returns the allow rules that together cover the call, joined by
+// ", ", or "". A bare rule for the tool covers everything; otherwise every
+// command part, every path and the host must each be covered by some rule
+// with a specifier, and a command that does not parse cannot be.
+func (p *Policy) allowedBy(e *evaluation) string {
+	for i := range p.callow {
+		if p.callow[i].wholeTool(e) {
+			return p.callow[i].Raw
+		}
+	}
+	if e.parseErr {
+		return ""
+	}
+	var used []string
+	items := 0
+	use := func(r *compiledRule) bool {
+		if r == nil {
+			return false
+		}
+		if !contains(used, r.Raw) {
+			used = append(used, r.Raw)
+		}
+		return true
+	}
+	for _, a := range e.cmds {
+		for _, pt := range a.parts {
+			items++
+			if !use(p.commandAllowRule(e, pt.text)) {
+				return ""
+			}
+		}
+	}
+	for _, f := range e.paths {
+		items++
+		if !use(p.pathAllowRule(e, f)) {
+			return ""
+		}
+	}
+	if e.host != "" {
+		items++
+		if !use(p.hostAllowRule(e)) {
+			return ""
+		}
+	}
+	if items == 0 {
+		return ""
+	}
+	return strings.Join(used, ", ")
+}
+
+func (p *Policy) commandAllowRule(e *evaluation, text string) *compiledRule {
+	for i := range p.callow {
+		r := &p.callow[i]
+		if r.commandRule(e.req.Tool) && r.cmd.match(text) {
+			return r
+		}
+	}
+	return nil
+}
+
+func (p *Policy) hostAllowRule(e *evaluation) *compiledRule {
+	for i := range p.callow {
+		r := &p.callow[i]
+		if r.hostRule(e.req.Tool) && r.host.match(e.host) {
+			return r
+		}
+	}
+	return nil
+}
+
+// suggestUncovered proposes session rules for what no allow rule covers yet.
+func (p *Policy) suggestUncovered(e *evaluation) []string {
+	var out []string
+	for _, a := range e.cmds {
+		if a.err != nil {
+			continue
+		}
+		for _, pt := range a.parts {
+			if p.commandAllowRule(e, pt.text) == nil {
+				if r := commandRule(pt); r != "" {
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	var paths []string
+	for _, f := range e.paths {
+		if p.pathAllowRule(e, f) == nil {
+			paths = append(paths, f.real)
+		}
+	}
+	out = append(out, pathRules(e.req.Target.Access, paths, p.root0())...)
+	if e.host != "" && p.hostAllowRule(e) == nil {
+		out = append(out, hostRule(e.host))
+	}
+	if len(e.cmds) == 0 && len(e.paths) == 0 && e.host == "" {
+		out = append(out, e.req.Tool)
+	}
+	return dedupe(out)
+}

@@ -1,0 +1,173 @@
+package settings
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/seed92b641c3/workbench/hooks"
+	"github.com/seed92b641c3/workbench/permission"
+)
+
+// Settings is every layer merged. Scalars: the last layer that sets one wins.
+// Lists (rules, directories, hooks): layers add up, each rule remembering
+// its file so a person can find it.
+type Settings struct {
+	Layers []Layer
+	Mode   permission.Mode
+	Rules  map[permission.Behavior][]SourcedRule
+	// AdditionalDirectories are extra workspace roots, absolute.
+	AdditionalDirectories []string
+	Hooks                 []hooks.Config
+	MaxOutputBytes        int
+	Env                   map[string]string
+	DeferredTools         []string
+	Provider, Model       string
+	BaseURL               string
+	Retention             Retention
+	// Files lists every settings path that applies, read or not: writes to
+	// them always ask (H4), so an agent cannot widen its own permissions.
+	Files []string
+}
+
+// SourcedRule is a rule and the file (or flag) it came from.
+type SourcedRule struct {
+	Rule   string
+	Source string
+}
+
+// Load reads the layers of a project: user, .claude project and local
+// (unless noClaude), .workbench project and local, then the --settings file.
+func Load(projectDir string, p Paths, noClaude bool) (*Settings, error) {
+	type candidate struct {
+		path   string
+		claude bool
+	}
+	list := []candidate{{p.User, false}}
+	if !noClaude {
+		list = append(list, candidate{p.ClaudeProject, true}, candidate{p.ClaudeLocal, true})
+	}
+	list = append(list, candidate{p.Project, false}, candidate{p.Local, false})
+	s := &Settings{Rules: map[permission.Behavior][]SourcedRule{}, Env: map[string]string{}}
+	for _, c := range list {
+		if c.path != "" {
+			s.Files = append(s.Files, c.path)
+		}
+	}
+	extra := ""
+	if p.Extra != "" {
+		extra = mustAbs(p.Extra)
+		list = append(list, candidate{extra, false})
+	}
+	for _, c := range list {
+		if c.path == "" {
+			continue
+		}
+		l, ok, err := ReadFile(c.path, c.claude)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			if c.path == extra {
+				return nil, &Error{Path: p.Extra, Msg: "file not found"}
+			}
+			continue
+		}
+		s.merge(projectDir, l)
+	}
+	return s, nil
+}
+
+func mustAbs(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return a
+}
+
+func (s *Settings) merge(projectDir string, l Layer) {
+	s.Layers = append(s.Layers, l)
+	f := l.File
+	if p := f.Permissions; p != nil {
+		add := func(b permission.Behavior, rules []string) {
+			for _, r := range rules {
+				s.Rules[b] = append(s.Rules[b], SourcedRule{Rule: r, Source: l.Path})
+			}
+		}
+		add(permission.Allow, p.Allow)
+		add(permission.Ask, p.Ask)
+		add(permission.Deny, p.Deny)
+		if p.DefaultMode != "" {
+			s.Mode = permission.Mode(p.DefaultMode)
+		}
+		for _, d := range p.AdditionalDirectories {
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(projectDir, d)
+			}
+			s.AdditionalDirectories = append(s.AdditionalDirectories, filepath.Clean(d))
+		}
+	}
+	if len(f.Hooks) > 0 {
+		s.Hooks = append(s.Hooks, f.Hooks)
+	}
+	if f.MaxOutputBytes > 0 {
+		s.MaxOutputBytes = f.MaxOutputBytes
+	}
+	for k, v := range f.Env {
+		s.Env[k] = v
+	}
+	s.DeferredTools = append(s.DeferredTools, f.DeferredTools...)
+	if f.Provider != "" {
+		s.Provider = f.Provider
+	}
+	if f.Model != "" {
+		s.Model = f.Model
+	}
+	if f.BaseURL != "" {
+		s.BaseURL = f.BaseURL
+	}
+	if r := f.SpillRetention; r != nil {
+		if r.MaxAgeDays > 0 {
+			s.Retention.MaxAgeDays = r.MaxAgeDays
+		}
+		if r.MaxTotalMB > 0 {
+			s.Retention.MaxTotalMB = r.MaxTotalMB
+		}
+	}
+}
+
+// Policy builds the permission policy: workspace roots, every layer's rules
+// with their sources, and the settings files as protected paths.
+func (s *Settings) Policy(projectDir string) (*permission.Policy, error) {
+	roots := append([]string{projectDir}, s.AdditionalDirectories...)
+	p := permission.NewPolicy(roots)
+	for _, b := range []permission.Behavior{permission.Deny, permission.Ask, permission.Allow} {
+		for _, r := range s.Rules[b] {
+			if err := p.AddRules(b, r.Source, r.Rule); err != nil {
+				return nil, err
+			}
+		}
+	}
+	p.AddProtected(s.Files...)
+	return p, nil
+}
+
+// HookRegistry builds the hooks of every layer, in layer order.
+func (s *Settings) HookRegistry() (*hooks.Registry, error) {
+	r := hooks.NewRegistry()
+	for _, cfg := range s.Hooks {
+		if err := r.Load(cfg); err != nil {
+			return nil, fmt.Errorf("hooks: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// Environ renders Env as KEY=VALUE entries for child processes.
+func (s *Settings) Environ() []string {
+	out := make([]string, 0, len(s.Env))
+	for k, v := range s.Env {
+		out = append(out, k+"="+v)
+	}
+	return out
+}

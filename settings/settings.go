@@ -1,0 +1,209 @@
+// Package settings reads the JSON settings files people already write for
+// coding agents, layered user < project < local < --settings < flags. A file
+// that cannot be read fully stops the program with its path, line, column and
+// what is wrong: running with half a permission policy is worse than not
+// running.
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/seed92b641c3/workbench/hooks"
+	"github.com/seed92b641c3/workbench/permission"
+)
+
+// File is the shape of one settings file.
+type File struct {
+	Permissions *Permissions `json:"permissions,omitempty"`
+	Hooks       hooks.Config `json:"hooks,omitempty"`
+	// MaxOutputBytes caps a tool result before it is spilled.
+	MaxOutputBytes int `json:"maxOutputBytes,omitempty"`
+	// Env adds variables to the environment of tool processes.
+	Env map[string]string `json:"env,omitempty"`
+	// DeferredTools names tools (or globs such as mcp__*) kept out of the
+	// model's schema list until searched for.
+	DeferredTools []string `json:"deferredTools,omitempty"`
+	// Provider and Model choose the model when flags do not.
+	Provider string `json:"provider,omitempty"`
+	Model    string `json:"model,omitempty"`
+	BaseURL  string `json:"baseURL,omitempty"`
+	// SpillRetention bounds the spill files kept across sessions.
+	SpillRetention *Retention `json:"spillRetention,omitempty"`
+}
+
+// Permissions is the permissions object of a settings file.
+type Permissions struct {
+	Allow                 []string `json:"allow,omitempty"`
+	Ask                   []string `json:"ask,omitempty"`
+	Deny                  []string `json:"deny,omitempty"`
+	DefaultMode           string   `json:"defaultMode,omitempty"`
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+}
+
+// Retention says how long spill files are kept and how much space they may
+// take; the oldest go first.
+type Retention struct {
+	MaxAgeDays int `json:"maxAgeDays,omitempty"`
+	MaxTotalMB int `json:"maxTotalMB,omitempty"`
+}
+
+// Error is a settings problem with its place in the file.
+type Error struct {
+	Path   string
+	Line   int
+	Column int
+	Field  string
+	Msg    string
+}
+
+func (e *Error) Error() string {
+	loc := e.Path
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d:%d", e.Path, e.Line, e.Column)
+	}
+	if e.Field != "" {
+		return fmt.Sprintf("settings %s: %s: %s", loc, e.Field, e.Msg)
+	}
+	return fmt.Sprintf("settings %s: %s", loc, e.Msg)
+}
+
+// Layer is one settings file that was read.
+type Layer struct {
+	Path string
+	// Claude marks a .claude/ file, of which only permissions and hooks are
+	// read; other keys there belong to another program.
+	Claude bool
+	File   File
+}
+
+// ReadFile reads and checks one settings file. A missing file is not an
+// error (ok is false).
+func ReadFile(path string, claude bool) (Layer, bool, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Layer{}, false, nil
+	}
+	if err != nil {
+		return Layer{}, false, &Error{Path: path, Msg: err.Error()}
+	}
+	l, err := Parse(path, data, claude)
+	return l, err == nil, err
+}
+
+// Parse checks one settings document. Unknown keys are errors in
+// Workbench's own files (a misspelt "permisions" must not silently drop a
+// deny list) and ignored in .claude/ files beyond permissions and hooks.
+func Parse(path string, data []byte, claude bool) (Layer, error) {
+	l := Layer{Path: path, Claude: claude}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return l, nil
+	}
+	fail := func(off int64, field, msg string) error {
+		e := &Error{Path: path, Field: field, Msg: msg}
+		if off >= 0 {
+			e.Line, e.Column = position(data, off)
+		}
+		return e
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if !claude {
+		dec.DisallowUnknownFields()
+	}
+	var f File
+	if err := dec.Decode(&f); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return l, fail(se.Offset, "", "invalid JSON: "+se.Error())
+		case errors.As(err, &te):
+			return l, fail(te.Offset, te.Field, fmt.Sprintf("expected %s, found JSON %s", te.Type, te.Value))
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+			off := findKey(data, name)
+			return l, fail(off, name, "unknown setting (check the spelling; see the README for the keys Workbench reads)")
+		default:
+			return l, fail(-1, "", err.Error())
+		}
+	}
+	if dec.More() {
+		return l, fail(dec.InputOffset(), "", "extra data after the settings object")
+	}
+	if claude {
+		f = File{Permissions: f.Permissions, Hooks: f.Hooks}
+	}
+	if p := f.Permissions; p != nil {
+		lists := []struct {
+			name  string
+			rules []string
+		}{{"allow", p.Allow}, {"ask", p.Ask}, {"deny", p.Deny}}
+		for _, list := range lists {
+			for i, r := range list.rules {
+				if _, err := permission.ParseRule(r); err != nil {
+					field := fmt.Sprintf("permissions.%s[%d]", list.name, i)
+					return l, fail(locate(data, []string{"permissions", list.name, fmt.Sprint(i)}), field, err.Error())
+				}
+			}
+		}
+		if p.DefaultMode != "" {
+			if _, ok := permission.ParseMode(p.DefaultMode); !ok {
+				return l, fail(locate(data, []string{"permissions", "defaultMode"}), "permissions.defaultMode",
+					fmt.Sprintf("unknown mode %q (one of %s)", p.DefaultMode, modeList()))
+			}
+		}
+	}
+	if len(f.Hooks) > 0 {
+		if err := hooks.NewRegistry().Load(f.Hooks); err != nil {
+			return l, fail(locate(data, []string{"hooks"}), "hooks", err.Error())
+		}
+	}
+	if f.MaxOutputBytes < 0 {
+		return l, fail(locate(data, []string{"maxOutputBytes"}), "maxOutputBytes", "must not be negative")
+	}
+	l.File = f
+	return l, nil
+}
+
+func modeList() string {
+	var names []string
+	for _, m := range permission.Modes {
+		names = append(names, string(m))
+	}
+	return strings.Join(names, ", ")
+}
+
+// findKey finds the first occurrence of a quoted key, for unknown-field
+// errors that carry no offset.
+func findKey(data []byte, name string) int64 {
+	i := bytes.Index(data, []byte(`"`+name+`"`))
+	return int64(i)
+}
+
+// Paths lists the settings files of a project in the order they apply.
+type Paths struct {
+	User, Project, Local, ClaudeProject, ClaudeLocal, Extra string
+}
+
+// DefaultPaths returns where settings live for a project directory.
+func DefaultPaths(projectDir string) Paths {
+	cfg := os.Getenv("XDG_CONFIG_HOME")
+	if cfg == "" || !filepath.IsAbs(cfg) {
+		if home, err := os.UserHomeDir(); err == nil {
+			cfg = filepath.Join(home, ".config")
+		}
+	}
+	return Paths{
+		User:          filepath.Join(cfg, "workbench", "settings.json"),
+		Project:       filepath.Join(projectDir, ".workbench", "settings.json"),
+		Local:         filepath.Join(projectDir, ".workbench", "settings.local.json"),
+		ClaudeProject: filepath.Join(projectDir, ".claude", "settings.json"),
+		ClaudeLocal:   filepath.Join(projectDir, ".claude", "settings.local.json"),
+	}
+}

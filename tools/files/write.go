@@ -1,0 +1,100 @@
+package files
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/tools"
+)
+
+//go:embed write.md
+var writePrompt string
+
+const writeSchema = `{
+  "type": "object",
+  "properties": {
+    "file_path": {"type": "string", "minLength": 1, "description": "The file to create or replace: absolute, or relative to the working directory."},
+    "content": {"type": "string", "description": "The complete new content of the file."}
+  },
+  "required": ["file_path", "content"],
+  "additionalProperties": false
+}`
+
+type writeInput struct {
+	FilePath string `json:"file_path"`
+	Content  string `json:"content"`
+}
+
+// Write creates a file or replaces its whole content. It is a mutating tool
+// and asks for approval unless a rule allows it.
+func Write() tools.Tool {
+	return tools.Build(tools.Spec{
+		Name:        "Write",
+		Description: "Create a file, or replace the whole content of an existing one. Parent directories are created as needed.",
+		Prompt:      writePrompt,
+		Schema:      writeSchema,
+		Target: func(input json.RawMessage, tc *tools.Context) permission.Target {
+			return writeTargetOf[writeInput](input, tc, func(in writeInput) string { return in.FilePath })
+		},
+		Permission: func(_ context.Context, input json.RawMessage, tc *tools.Context) permission.Decision {
+			in, err := decode[writeInput](input)
+			if err != nil {
+				return permission.AskUser("approve Write?")
+			}
+			path := tc.Abs(in.FilePath)
+			msg := fmt.Sprintf("write %s to %s", plural(len(in.Content), "byte", "bytes"), shown(tc, path))
+			switch fi, err := os.Stat(path); {
+			case errors.Is(err, fs.ErrNotExist):
+				msg += " (new file)"
+			case err == nil && fi.Mode().IsRegular():
+				msg += fmt.Sprintf(" (replacing %s)", plural(int(fi.Size()), "byte", "bytes"))
+			}
+			return permission.AskUser(msg)
+		},
+		Run: runWrite,
+	})
+}
+
+// writeTargetOf is the Target of a tool that writes the one file its input
+// names.
+func writeTargetOf[T any](input json.RawMessage, tc *tools.Context, path func(T) string) permission.Target {
+	in, err := decode[T](input)
+	if err != nil {
+		return permission.Target{Access: permission.AccessWrite}
+	}
+	return permission.Target{Paths: []string{tc.Abs(path(in))}, Access: permission.AccessWrite}
+}
+
+func runWrite(ctx context.Context, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
+	in, err := decode[writeInput](input)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	path := tc.Abs(in.FilePath)
+	display := shown(tc, path)
+	target := writeTarget(path)
+	prev, err := existing(target, display, maxDiffBytes, false)
+	if err != nil {
+		return tools.Error(fmt.Sprintf("Cannot write %s: %v", display, err)), nil
+	}
+	if err := ctx.Err(); err != nil {
+		return tools.Result{}, err
+	}
+	if err := writeAtomic(target, []byte(in.Content), prev.mode); err != nil {
+		return tools.Error(fmt.Sprintf("Cannot write %s: %v", display, err)), nil
+	}
+	verb := "Created"
+	if prev.found {
+		verb = "Overwrote"
+	}
+	return tools.Result{
+		Text: fmt.Sprintf("%s %s (%s)", verb, display, plural(len(in.Content), "byte", "bytes")),
+		Meta: diffMeta(path, display, string(prev.content), in.Content, prev.loaded),
+	}, nil
+}

@@ -1,0 +1,290 @@
+// Package search is the Grep tool: a regular-expression search over files
+// that runs ripgrep when it is installed and a parallel Go walker otherwise,
+// with the same output from both.
+package search
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/tools"
+)
+
+//go:embed grep.md
+var grepPrompt string
+
+// defaultHeadLimit is the page size when the input gives none: enough to
+// see the shape of a result without flooding the conversation.
+const defaultHeadLimit = 250
+
+type outputMode string
+
+const (
+	modeFiles   outputMode = "files_with_matches"
+	modeContent outputMode = "content"
+	modeCount   outputMode = "count"
+)
+
+// grepInput is the tool's input. Pointers mark fields whose absence differs
+// from their zero value.
+type grepInput struct {
+	Pattern    string     `json:"pattern"`
+	Path       string     `json:"path"`
+	Glob       string     `json:"glob"`
+	Type       string     `json:"type"`
+	OutputMode outputMode `json:"output_mode"`
+	IgnoreCase bool       `json:"-i"`
+	LineNums   *bool      `json:"-n"`
+	After      *int       `json:"-A"`
+	Before     *int       `json:"-B"`
+	Context    *int       `json:"-C"`
+	Multiline  bool       `json:"multiline"`
+	HeadLimit  *int       `json:"head_limit"`
+	Offset     int        `json:"offset"`
+}
+
+// query is one search, resolved from the input, shared by both engines.
+type query struct {
+	pattern       string
+	ignoreCase    bool
+	multiline     bool
+	mode          outputMode
+	before, after int
+	lineNumbers   bool
+	glob, typ     string
+	headLimit     int
+	offset        int
+
+	workDir     string
+	root        string // absolute
+	rootIsDir   bool
+	rootDisplay string // how paths under root begin: "" for the working directory
+	rgPath      string // root as passed to ripgrep, which runs in workDir
+}
+
+// Grep returns the Grep tool. It uses ripgrep when rg is on PATH at call
+// time and the Go walker otherwise.
+func Grep() tools.Tool { return newGrep(findRipgrep) }
+
+// newGrep builds the tool with a ripgrep finder; one that returns "" forces
+// the Go engine.
+func newGrep(ripgrep func() string) tools.Tool {
+	return tools.Build(tools.Spec{
+		Name: "Grep",
+		Description: "Search file contents with a regular expression (RE2/ripgrep syntax) under a " +
+			"directory or in one file, honouring .gitignore and skipping hidden and binary files. " +
+			"Lists matching files (default), shows matching lines with context, or counts matches per file.",
+		Prompt:          grepPrompt,
+		Schema:          grepSchema(),
+		ReadOnly:        tools.Always,
+		ConcurrencySafe: tools.Always,
+		Permission:      tools.AllowSelf,
+		Target:          grepTarget,
+		Run: func(ctx context.Context, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
+			return runGrep(ctx, input, tc, ripgrep())
+		},
+	})
+}
+
+func grepSchema() string {
+	prop := func(typ, desc string, extra ...any) map[string]any {
+		p := map[string]any{"type": typ, "description": desc}
+		for i := 0; i+1 < len(extra); i += 2 {
+			p[extra[i].(string)] = extra[i+1]
+		}
+		return p
+	}
+	ctxDesc := "Lines of context to show %s each match (content mode only)."
+	doc := map[string]any{
+		"type":                 "object",
+		"additionalProperties": false,
+		"required":             []string{"pattern"},
+		"properties": map[string]any{
+			"pattern": prop("string", "Regular expression to search for (RE2/ripgrep syntax: escape literal braces and parentheses, e.g. `interface\\{\\}`, `func New\\(`).", "minLength", 1),
+			"path":    prop("string", "File or directory to search, absolute or relative to the working directory. Defaults to the working directory."),
+			"glob":    prop("string", "Only search files whose path matches this glob, e.g. `*.go`, `*.{ts,tsx}`, `src/**/*.py`; a leading `!` excludes instead. A glob without `/` matches file names at any depth."),
+			"type":    prop("string", "Only search files of this type (e.g. go, py, ts, rust, md).", "enum", typeNames()),
+			"output_mode": prop("string", "files_with_matches lists matching files; content shows matching lines; count gives matches per file.",
+				"enum", []string{string(modeFiles), string(modeContent), string(modeCount)}, "default", string(modeFiles)),
+			"-i":         prop("boolean", "Ignore case.", "default", false),
+			"-n":         prop("boolean", "Show line numbers (content mode only).", "default", true),
+			"-A":         prop("integer", fmt.Sprintf(ctxDesc, "after"), "minimum", 0),
+			"-B":         prop("integer", fmt.Sprintf(ctxDesc, "before"), "minimum", 0),
+			"-C":         prop("integer", fmt.Sprintf(ctxDesc, "before and after")+" -A and -B override it for their side.", "minimum", 0),
+			"multiline":  prop("boolean", "Let matches span lines: `.` then matches newlines and `\\n` may appear in the pattern.", "default", false),
+			"head_limit": prop("integer", "Show at most this many entries (files, or lines in content mode); 0 means no limit.", "minimum", 0, "default", defaultHeadLimit),
+			"offset":     prop("integer", "Skip this many entries first, to page through a long result.", "minimum", 0, "default", 0),
+		},
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// grepTarget names the path the call reads, for permission rules.
+func grepTarget(input json.RawMessage, tc *tools.Context) permission.Target {
+	var in grepInput
+	_ = json.Unmarshal(input, &in)
+	p := in.Path
+	if p == "" {
+		p = tc.WorkDir
+	}
+	return permission.Target{Paths: []string{p}, Access: permission.AccessRead}
+}
+
+func runGrep(ctx context.Context, input json.RawMessage, tc *tools.Context, rg string) (tools.Result, error) {
+	q, m, msg := prepare(input, tc)
+	if msg != "" {
+		return tools.Error(msg), nil
+	}
+	if !q.rootIsDir {
+		// ripgrep searches a binary file named on its command line anyway,
+		// so both engines decide this here.
+		binary, err := isBinary(q.root)
+		if err != nil {
+			return tools.Error(fmt.Sprintf("cannot read %s: %v", q.rootDisplay, err)), nil
+		}
+		if binary {
+			return tools.Text(noMatches + " (" + q.rootDisplay + " is a binary file)"), nil
+		}
+	}
+	engine := "go"
+	var files []fileHits
+	var err error
+	if rg != "" {
+		engine = "ripgrep"
+		files, err = rgSearch(ctx, q, rg)
+		if errors.Is(err, errNoRipgrep) {
+			engine = "go"
+		}
+	}
+	if engine == "go" {
+		files, err = walkSearch(ctx, q, m)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return tools.Result{}, fmt.Errorf("grep: %w", err)
+		}
+		return tools.Error(err.Error()), nil
+	}
+	text, pg := render(q, files)
+	pg.Engine = engine
+	meta, _ := json.Marshal(pg)
+	text, spill := tools.CaptureText(tc, text)
+	return tools.Result{Text: text, Captured: true, Spill: spill, Meta: meta}, nil
+}
+
+// prepare resolves the input into a query and compiles the pattern. A
+// non-empty message is an error for the model.
+func prepare(input json.RawMessage, tc *tools.Context) (*query, *matcher, string) {
+	var in grepInput
+	if err := json.Unmarshal(input, &in); err != nil {
+		return nil, nil, "invalid input: " + err.Error()
+	}
+	if in.Pattern == "" {
+		return nil, nil, "pattern: must not be empty"
+	}
+	q := &query{
+		pattern:     in.Pattern,
+		ignoreCase:  in.IgnoreCase,
+		multiline:   in.Multiline,
+		mode:        in.OutputMode,
+		lineNumbers: in.LineNums == nil || *in.LineNums,
+		glob:        in.Glob,
+		typ:         in.Type,
+		headLimit:   defaultHeadLimit,
+		offset:      max(in.Offset, 0),
+	}
+	switch q.mode {
+	case "":
+		q.mode = modeFiles
+	case modeFiles, modeContent, modeCount:
+	default:
+		return nil, nil, fmt.Sprintf("output_mode: %q is not one of files_with_matches, content, count", in.OutputMode)
+	}
+	if q.typ != "" && fileTypes[q.typ] == nil {
+		return nil, nil, fmt.Sprintf("type: unknown file type %q (known: %s)", q.typ, strings.Join(typeNames(), ", "))
+	}
+	if in.HeadLimit != nil {
+		q.headLimit = max(*in.HeadLimit, 0)
+	}
+	ctxLines := 0
+	if in.Context != nil {
+		ctxLines = max(*in.Context, 0)
+	}
+	q.before, q.after = ctxLines, ctxLines
+	if in.Before != nil {
+		q.before = max(*in.Before, 0)
+	}
+	if in.After != nil {
+		q.after = max(*in.After, 0)
+	}
+
+	m, err := compile(in.Pattern, in.IgnoreCase, in.Multiline)
+	if err != nil {
+		return nil, nil, err.Error()
+	}
+
+	wd := tc.WorkDir
+	if wd == "" {
+		if wd, err = os.Getwd(); err != nil {
+			return nil, nil, "no working directory: " + err.Error()
+		}
+	}
+	c := *tc
+	c.WorkDir = wd
+	q.workDir, q.root = wd, c.Abs(in.Path)
+	st, err := os.Stat(q.root)
+	if err != nil {
+		return nil, nil, fmt.Sprintf("path %s: %v", in.Path, errors.Unwrap(err))
+	}
+	q.rootIsDir = st.IsDir()
+	if !q.rootIsDir && !st.Mode().IsRegular() {
+		return nil, nil, fmt.Sprintf("path %s is not a regular file or directory", in.Path)
+	}
+	// Paths are shown relative to the working directory when inside it.
+	// ripgrep runs there and gets the same relative root, so it prints
+	// paths the same way ("." makes it print "./x", which parseRg strips).
+	if rel, err := filepath.Rel(wd, q.root); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+		q.rgPath = rel
+		if rel != "." {
+			q.rootDisplay = filepath.ToSlash(rel)
+		}
+	} else {
+		q.rgPath, q.rootDisplay = q.root, q.root
+	}
+	return q, m, ""
+}
+
+// isBinary reports whether a file has a NUL byte, the test both engines use.
+func isBinary(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	buf := make([]byte, firstRead)
+	for {
+		n, err := f.Read(buf)
+		if bytes.IndexByte(buf[:n], 0) >= 0 {
+			return true, nil
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+}

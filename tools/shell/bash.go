@@ -1,0 +1,216 @@
+// Package shell runs shell commands for the model: the Bash tool, and the
+// process handling under it (Start, Process) that background tasks reuse.
+// A command runs in its own session and process group with no terminal and
+// no stdin, its output streams through a tools.Capture to disk as it
+// arrives (H9), and a timeout or interrupt stops everything it started
+// (H14).
+package shell
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/tools"
+)
+
+//go:embed bash.md
+var bashPrompt string
+
+// DefaultTimeout and MaxTimeout bound a foreground command: long enough for
+// a build or a test suite, short enough that a hung command gives the turn
+// back to the model.
+const (
+	DefaultTimeout = 120 * time.Second
+	MaxTimeout     = 600 * time.Second
+)
+
+// progressEvery spaces progress reports, so a command printing a million
+// lines costs the UI a few updates a second, not a million.
+const progressEvery = 250 * time.Millisecond
+
+// progressMax is the longest progress line passed on, in bytes.
+const progressMax = 200
+
+const bashSchema = `{
+  "type": "object",
+  "properties": {
+    "command": {
+      "type": "string",
+      "minLength": 1,
+      "description": "The command line to run with bash -c."
+    },
+    "timeout_ms": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 600000,
+      "default": 120000,
+      "description": "Milliseconds before the command and everything it started are killed (default 120000, at most 600000)."
+    },
+    "description": {
+      "type": "string",
+      "description": "A short label of what the command does, in active voice (\"Run the unit tests\"), shown to the person."
+    }
+  },
+  "required": ["command"],
+  "additionalProperties": false
+}`
+
+type bashInput struct {
+	Command     string `json:"command"`
+	TimeoutMS   int64  `json:"timeout_ms"`
+	Description string `json:"description"`
+}
+
+// Meta is the Bash result's structured detail for the UI and transcript.
+type Meta struct {
+	ExitCode    int    `json:"exit_code"`
+	Signal      string `json:"signal,omitempty"`
+	DurationMS  int64  `json:"duration_ms"`
+	TimedOut    bool   `json:"timed_out"`
+	Interrupted bool   `json:"interrupted,omitempty"`
+	Bytes       int64  `json:"bytes"`
+}
+
+// errTimedOut is the cause of a call context that ran out of time, which
+// tells a timeout apart from an interrupt by the person.
+var errTimedOut = errors.New("command timed out")
+
+// Bash returns the Bash tool. Its metadata is left to Build's fail-closed
+// defaults (mutating, exclusive), as no command is safe by its looks; it
+// asks by itself, names the command in its Target so Bash(...) rules and
+// the hard-deny patterns apply (H5), and runs in the foreground.
+func Bash() tools.Tool {
+	return tools.Build(tools.Spec{
+		Name:        "Bash",
+		Description: "Run a shell command in the project directory and return its combined stdout and stderr, with the exit code when it fails.",
+		Prompt:      bashPrompt,
+		Schema:      bashSchema,
+		Target: func(input json.RawMessage, _ *tools.Context) permission.Target {
+			return permission.Target{Commands: []string{command(input)}}
+		},
+		Permission: func(_ context.Context, input json.RawMessage, _ *tools.Context) permission.Decision {
+			return permission.AskUser("run shell command: " + command(input))
+		},
+		Run: runBash,
+	})
+}
+
+// command reads the command line from input. Input that does not decode is
+// passed on whole, so rules compare against something that matches no
+// allow rule rather than against nothing.
+func command(input json.RawMessage) string {
+	var in bashInput
+	if err := json.Unmarshal(input, &in); err != nil {
+		return string(input)
+	}
+	return in.Command
+}
+
+func runBash(ctx context.Context, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
+	var in bashInput
+	if err := json.Unmarshal(input, &in); err != nil {
+		return tools.Result{}, fmt.Errorf("input: %w", err)
+	}
+	timeout := DefaultTimeout
+	if in.TimeoutMS > 0 {
+		timeout = min(time.Duration(in.TimeoutMS)*time.Millisecond, MaxTimeout)
+	}
+	if ctx.Err() != nil {
+		return tools.Result{Text: "[interrupted before the command started]", IsError: true, Captured: true}, nil
+	}
+	runCtx, cancel := context.WithTimeoutCause(ctx, timeout, errTimedOut)
+	defer cancel()
+
+	capture := tools.NewCapture(tc)
+	out := &sink{capture: capture, progress: tc.Progress}
+	p, err := Start(runCtx, Spec{Command: in.Command, Dir: tc.WorkDir, Env: tc.Env, Output: out})
+	if err != nil {
+		return tools.Result{}, err
+	}
+	exit := p.Wait()
+	text, spill := capture.Finish()
+
+	m := Meta{
+		ExitCode: exit.Code, DurationMS: exit.Duration.Milliseconds(), Bytes: exit.Bytes,
+	}
+	if exit.Signal != 0 {
+		m.Signal = exit.Signal.String()
+	}
+	var note string
+	switch {
+	case exit.Stopped && errors.Is(context.Cause(runCtx), errTimedOut):
+		m.TimedOut = true
+		note = fmt.Sprintf("[command timed out after %v; it and every process it started were killed]", timeout)
+	case exit.Stopped:
+		m.Interrupted = true
+		note = interruptedNote
+	case exit.Signal != 0:
+		note = fmt.Sprintf("[terminated by signal %d (%v)]", int(exit.Signal), exit.Signal)
+	case exit.Code != 0:
+		note = fmt.Sprintf("[exit code %d]", exit.Code)
+	}
+	if exit.Err != nil {
+		note = strings.TrimSpace(note + "\n[" + exit.Err.Error() + "]")
+	}
+	res := tools.Result{Text: text, IsError: note != "", Captured: true, Spill: spill}
+	switch {
+	case note != "" && text != "":
+		res.Text = text + "\n\n" + note
+	case note != "":
+		res.Text = note
+	case text == "":
+		res.Text = "(no output)"
+	}
+	res.Meta, _ = json.Marshal(m)
+	return res, nil
+}
+
+const interruptedNote = "[interrupted: the command was stopped before it finished; it and every process it started were killed]"
+
+// sink takes the command's output for the capture and, at most every
+// progressEvery, passes the latest line of the chunk just read to the
+// progress callback (leading edge: a line written within the interval after
+// a report waits for the next chunk). It is written from one goroutine only
+// (see Spec.Output), so the callback must be quick.
+type sink struct {
+	capture  *tools.Capture
+	progress func(string)
+	last     time.Time
+}
+
+func (s *sink) Write(p []byte) (int, error) {
+	s.capture.Write(p)
+	if s.progress != nil {
+		if now := time.Now(); now.Sub(s.last) >= progressEvery {
+			if line := lastLine(p); line != "" {
+				s.last = now
+				s.progress(line)
+			}
+		}
+	}
+	return len(p), nil
+}
+
+// lastLine returns the last non-blank line of p, shortened and made valid
+// UTF-8 for display.
+func lastLine(p []byte) string {
+	end := len(p)
+	for end > 0 && (p[end-1] == '\n' || p[end-1] == '\r') {
+		end--
+	}
+	start := end
+	for start > 0 && p[start-1] != '\n' && end-start < progressMax {
+		start--
+	}
+	line := strings.TrimSpace(strings.ToValidUTF8(string(p[start:end]), ""))
+	if i := strings.LastIndexByte(line, '\r'); i >= 0 {
+		line = line[i+1:] // a progress bar redraws with \r: keep its latest state
+	}
+	return line
+}
