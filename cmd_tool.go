@@ -96,16 +96,7 @@ func fireSession(ctx context.Context, h *harness, s *session, ev hooks.Event) {
 	} else {
 		in.Reason = "exit"
 	}
-	for _, o := range h.hooks.Run(ctx, in) {
-		s.transcript.Append("hook", map[string]any{"event": ev, "hook": o.Hook, "error": errString(o.Err)})
-	}
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
+	h.hooks.Run(ctx, in)
 }
 
 // interleaved lets flags follow positional arguments (`tool Bash '{}' --trace`),

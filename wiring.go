@@ -196,6 +196,13 @@ func openSession(h *harness, c *commonFlags, trace *traceWriter, approver agent.
 		return nil, err
 	}
 	tr.Append(agent.EntrySession, map[string]any{"id": dir.ID, "cwd": h.projectDir, "mode": h.mode.Get()})
+	if h.hooks != nil {
+		// Every hook's verdict goes into the audit trail (H7), including
+		// failures that an aggregate result would hide.
+		h.hooks.Observe(func(in hooks.Input, o hooks.Outcome) {
+			tr.Append(agent.EntryHook, hookRecord(in, o))
+		})
+	}
 	spill := dir.Spill()
 	if c.spillDir != "" {
 		if spill, err = filepath.Abs(c.spillDir); err != nil {
@@ -215,4 +222,25 @@ func openSession(h *harness, c *commonFlags, trace *traceWriter, approver agent.
 		},
 	}
 	return &session{dir: dir, transcript: tr, pipeline: p}, nil
+}
+
+// hookRecord is how one hook verdict is written to the transcript.
+func hookRecord(in hooks.Input, o hooks.Outcome) map[string]any {
+	rec := map[string]any{
+		"event": in.HookEventName, "hook": o.Hook, "tool": in.ToolName, "tool_use_id": in.ToolUseID,
+		"duration_us": o.Duration.Microseconds(),
+	}
+	if o.Block {
+		rec["block"], rec["reason"] = true, o.Reason
+	}
+	if o.PermissionDecision != "" {
+		rec["permission_decision"] = o.PermissionDecision
+	}
+	if len(o.UpdatedInput) > 0 {
+		rec["updated_input"] = o.UpdatedInput
+	}
+	if o.Err != nil {
+		rec["error"] = o.Err.Error()
+	}
+	return rec
 }

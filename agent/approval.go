@@ -101,6 +101,10 @@ func describeRule(r string) string {
 		return "the workspace boundary (the path is outside the project)"
 	case r == "protected":
 		return "the protected-path check (git internals and settings files always ask)"
+	case r == "hard-deny":
+		return "the hard-deny list, which holds in every mode"
+	case strings.HasPrefix(r, "hook:"):
+		return "hook " + strings.TrimPrefix(r, "hook:")
 	default:
 		return "rule " + r
 	}

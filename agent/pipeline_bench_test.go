@@ -19,7 +19,9 @@ func BenchmarkPipelineNoop(b *testing.B) {
 		Target: func(in json.RawMessage, _ *tools.Context) permission.Target {
 			return permission.Target{Commands: []string{"git status"}}
 		},
-		Run: func(context.Context, json.RawMessage, *tools.Context) (tools.Result, error) { return tools.Text("ok"), nil }})
+		Run: func(context.Context, json.RawMessage, *tools.Context) (tools.Result, error) {
+			return tools.Text("ok"), nil
+		}})
 	dir := b.TempDir()
 	pol := permission.NewPolicy([]string{dir})
 	for i := range 25 {

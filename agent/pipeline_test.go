@@ -294,7 +294,9 @@ func TestPanicInAToolBecomesAnErrorResult(t *testing.T) {
 func TestPanicInMetadataBecomesAnErrorResult(t *testing.T) {
 	t.Parallel()
 	bad := tools.Build(tools.Spec{Name: "BadMeta", ReadOnly: func(json.RawMessage) bool { panic("meta") },
-		Run: func(context.Context, json.RawMessage, *tools.Context) (tools.Result, error) { return tools.Text("x"), nil }})
+		Run: func(context.Context, json.RawMessage, *tools.Context) (tools.Result, error) {
+			return tools.Text("x"), nil
+		}})
 	f := newFixture(t, bad)
 	if res := f.run("BadMeta", `{}`); !res.IsError {
 		t.Errorf("result %+v", res)

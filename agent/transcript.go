@@ -18,6 +18,7 @@ const (
 	EntryStage   = "stage"   // one StageEvent (H7)
 	EntrySpill   = "spill"   // a spill file's provenance and digest (H8)
 	EntryGrant   = "grant"   // a rule allowed for the session
+	EntryHook    = "hook"    // one hook's verdict (H7)
 )
 
 // Entry is one line of a transcript.

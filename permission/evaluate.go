@@ -88,7 +88,7 @@ func (p *Policy) decide(e *evaluation) Decision {
 	for i, a := range e.cmds {
 		if a.deny != "" {
 			return Decision{Behavior: Deny, Rule: "hard-deny",
-				Message: fmt.Sprintf("%q is never allowed: %s", req.Target.Commands[i], a.deny)}
+				Message: fmt.Sprintf("%q is refused in every mode because %s", req.Target.Commands[i], a.deny)}
 		}
 	}
 	if r := p.firstMatch(p.cdeny, e); r != nil {

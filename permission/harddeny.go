@@ -94,7 +94,7 @@ func denyRm(args []string) string {
 	}
 	for _, t := range targets {
 		if what := catastrophicTarget(t); what != "" {
-			return "recursive rm of " + what + " is never allowed"
+			return "it recursively deletes " + what
 		}
 	}
 	return ""

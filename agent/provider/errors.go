@@ -1,8 +1,12 @@
 package provider
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -134,4 +138,28 @@ func RetryAfter(h http.Header) (time.Duration, bool) {
 		return max(time.Until(t), 0), true
 	}
 	return 0, false
+}
+
+// TransportError classifies an error that did not come from the API itself:
+// a server that could not be reached or a connection that broke (kind
+// network, named by baseURL, with networkHint), or an event that is not valid
+// JSON (kind stream).
+func TransportError(provider, baseURL, networkHint string, err error) *Error {
+	var syntaxErr *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &syntaxErr) || errors.As(err, &typeErr) {
+		return &Error{Provider: provider, Kind: ErrorStream,
+			Message: "malformed event from the server: " + err.Error(), Err: err}
+	}
+	var urlErr *url.Error
+	var netErr net.Error
+	if errors.As(err, &urlErr) || errors.As(err, &netErr) {
+		cause := err
+		if urlErr != nil {
+			cause = urlErr.Err
+		}
+		return &Error{Provider: provider, Kind: ErrorNetwork,
+			Message: baseURL + ": " + cause.Error(), Hint: networkHint, Err: err}
+	}
+	return &Error{Provider: provider, Kind: ErrorStream, Message: err.Error(), Err: err}
 }

@@ -2,11 +2,8 @@ package anthropic
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -29,29 +26,11 @@ func (p *Provider) classify(ctx context.Context, err error) error {
 	if errors.As(err, &apiErr) {
 		return p.apiError(apiErr)
 	}
-	var syntaxErr *json.SyntaxError
-	var typeErr *json.UnmarshalTypeError
-	if errors.As(err, &syntaxErr) || errors.As(err, &typeErr) {
-		return &provider.Error{Provider: Name, Kind: provider.ErrorStream,
-			Message: "malformed event from the server: " + err.Error(), Err: err}
+	hint := "check the network connection"
+	if p.customURL {
+		hint = "check " + EnvBaseURL + " or --base-url"
 	}
-	var urlErr *url.Error
-	var netErr net.Error
-	if errors.As(err, &urlErr) || errors.As(err, &netErr) {
-		cause := err
-		if urlErr != nil {
-			cause = urlErr.Err
-		}
-		e := &provider.Error{Provider: Name, Kind: provider.ErrorNetwork,
-			Message: p.baseURL + ": " + cause.Error(), Err: err}
-		if p.customURL {
-			e.Hint = "check " + EnvBaseURL + " or --base-url"
-		} else {
-			e.Hint = "check the network connection"
-		}
-		return e
-	}
-	return &provider.Error{Provider: Name, Kind: provider.ErrorStream, Message: err.Error(), Err: err}
+	return provider.TransportError(Name, p.baseURL, hint, err)
 }
 
 // apiError classifies an error the API returned, either as an HTTP status or
