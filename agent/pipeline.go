@@ -47,6 +47,9 @@ type Pipeline struct {
 	Env            []string
 	// OnSpill is told of every spill file, for the transcript (H8).
 	OnSpill func(tools.Spill)
+	// OnGrant is told of every rule a person allows for the session, so a
+	// resumed session keeps it.
+	OnGrant func(rule string)
 }
 
 // Call is one tool call as the model (or a person) asked for it.
@@ -143,12 +146,38 @@ func (r *run) execute() tools.Result {
 	if res, ok := r.permit(tc, StagePermission); !ok {
 		return res
 	}
+	if tools.IsDispatcher(r.tool) {
+		return r.dispatch(tc)
+	}
 	if res, ok := r.preHooks(tc); !ok {
 		return res
 	}
 	res := r.invoke(tc)
 	res = r.capture(tc, res)
 	return r.postHooks(res)
+}
+
+// dispatch runs a tool such as ExecuteExtraTool, whose only work is a nested
+// call through this same pipeline under the target's own name (H10). Hooks
+// and capture belong to the nested call, so the wrapper skips them rather
+// than doing them twice.
+func (r *run) dispatch(tc *tools.Context) tools.Result {
+	t0 := time.Now()
+	r.emit(StagePreHook, OutcomeSkipped, "dispatching tool: hooks run on the target", "", t0)
+	tc.Execute = func(ctx context.Context, name string, input json.RawMessage) tools.Result {
+		if t, ok := r.p.Tools.Get(name); ok && tools.IsDispatcher(t) {
+			return tools.Error("A dispatching tool cannot run another dispatching tool.")
+		}
+		return r.p.Run(ctx, Call{ID: r.call.ID + "/" + name, Name: name, Input: input})
+	}
+	res := r.invoke(tc)
+	if !res.Captured {
+		res = r.capture(tc, res)
+	} else {
+		r.emit(StageCapture, OutcomeSkipped, "captured by the target call", "", time.Now())
+	}
+	r.emit(StagePostHook, OutcomeSkipped, "dispatching tool: hooks ran on the target", "", time.Now())
+	return res
 }
 
 func (r *run) lookup() (tools.Result, bool) {

@@ -32,7 +32,7 @@ func (r *run) preHooks(tc *tools.Context) (tools.Result, bool) {
 	r.context = v.AdditionalContext
 	if v.Block {
 		r.emit(StagePreHook, OutcomeBlock, v.Reason, "hook:"+v.Hook, t0)
-		return tools.Error(fmt.Sprintf("Blocked by hook %s: %s", v.Hook, v.Reason)), false
+		return tools.Error("Blocked by a PreToolUse hook: " + v.Reason), false
 	}
 	if len(v.UpdatedInput) > 0 && string(v.UpdatedInput) != string(r.input) {
 		r.emit(StagePreHook, OutcomeRewrite, "hook "+v.UpdatedBy+" rewrote the input", "hook:"+v.UpdatedBy, t0)

@@ -94,6 +94,9 @@ func (r *run) ask(tc *tools.Context, d permission.Decision, target permission.Ta
 		} else {
 			detail += "; allowed for the session: " + reply.Grant
 			rule = reply.Grant
+			if r.p.OnGrant != nil {
+				r.p.OnGrant(reply.Grant)
+			}
 		}
 	}
 	r.emit(StagePermission, OutcomeApproved, detail, rule, t0)

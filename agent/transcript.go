@@ -14,11 +14,17 @@ import (
 
 // Entry kinds in a transcript.
 const (
-	EntrySession = "session" // the session's start: id, cwd, version
-	EntryStage   = "stage"   // one StageEvent (H7)
-	EntrySpill   = "spill"   // a spill file's provenance and digest (H8)
-	EntryGrant   = "grant"   // a rule allowed for the session
-	EntryHook    = "hook"    // one hook's verdict (H7)
+	EntrySession = "session"      // the session's start: id, cwd, version
+	EntryStage   = "stage"        // one StageEvent (H7)
+	EntrySpill   = "spill"        // a spill file's provenance and digest (H8)
+	EntryGrant   = "grant"        // a rule allowed for the session
+	EntryHook    = "hook"         // one hook's verdict (H7)
+	EntryMessage = "message"      // a conversation message, in order
+	EntryUnlock  = "unlock"       // deferred tools unlocked (H10)
+	EntryOutcome = "outcome"      // how a run ended
+	EntryClear   = "clear"        // the person cleared the conversation
+	EntryEnd     = "end"          // the session closed
+	EntryNotice  = "notification" // background work news given to the model
 )
 
 // Entry is one line of a transcript.

@@ -36,7 +36,8 @@ const maxTimeout = 24 * time.Hour
 // the order of Events and hooks in the order written. Nothing is
 // registered when any entry is wrong, and the error names the entry: an
 // unknown event, a type other than "command", an empty command, a negative
-// or absurd timeout, or a bad matcher.
+// or absurd timeout, or a bad matcher. The errors carry no "hooks:" prefix
+// because the settings loader already says where they come from.
 func (r *Registry) Load(cfg Config) error {
 	events := make([]Event, 0, len(cfg))
 	for ev := range cfg {
@@ -58,11 +59,11 @@ func (r *Registry) Load(cfg Config) error {
 	var ready []pending
 	for _, ev := range events {
 		if !ev.Valid() {
-			return fmt.Errorf("hooks: unknown event %q", ev)
+			return fmt.Errorf("unknown event %q", ev)
 		}
 		for i, m := range cfg[ev] {
 			for j, s := range m.Hooks {
-				where := fmt.Sprintf("hooks: %s[%d].hooks[%d]", ev, i, j)
+				where := fmt.Sprintf("%s[%d].hooks[%d]", ev, i, j)
 				c, err := s.command()
 				if err != nil {
 					return fmt.Errorf("%s: %w", where, err)

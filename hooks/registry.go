@@ -126,11 +126,12 @@ func prepare(ev Event, matcher string, h hook) (hook, error) {
 
 // Run runs every hook registered for in.HookEventName whose matcher accepts
 // in.ToolName, one after another in registration order, and returns their
-// outcomes in that order. Each hook gets its own timeout. Run never returns
-// later than the sum of those timeouts plus a short grace: a command is
-// killed with its whole process group, and an in-process hook that ignores
-// its context is abandoned with ErrTimeout (its goroutine may linger until
-// the Func returns, since Go cannot stop it). A panicking hook's outcome
+// outcomes in that order. Each hook gets its own timeout, and no hook holds
+// Run much past it: a command is killed with its whole process group (a
+// few seconds of grace at most for pipes held by a process that left the
+// group), and an in-process hook that ignores its context is abandoned with
+// ErrTimeout. The abandoned goroutine lingers until the Func returns, since
+// Go cannot stop it. A panicking hook's outcome
 // carries ErrPanic. Hooks not started because ctx is already done get an
 // outcome with ctx's error.
 func (r *Registry) Run(ctx context.Context, in Input) []Outcome {

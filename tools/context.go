@@ -1,6 +1,10 @@
 package tools
 
-import "path/filepath"
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+)
 
 // DefaultMaxOutput is the output cap in bytes when none is configured: about
 // what a model can take in one result without crowding out the conversation.
@@ -30,6 +34,10 @@ type Context struct {
 	// OnSpill, when set, is told of every spill file written, so the
 	// session can record its provenance in the transcript (H8).
 	OnSpill func(Spill)
+	// Execute runs another tool through the whole pipeline under its own
+	// name. The pipeline sets it only for dispatching tools (Spec.Dispatch),
+	// so no other tool can reach around the pipeline (H10).
+	Execute func(ctx context.Context, name string, input json.RawMessage) Result
 }
 
 // Cap returns the effective output cap.

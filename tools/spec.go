@@ -30,6 +30,11 @@ type Spec struct {
 	Run func(ctx context.Context, input json.RawMessage, tc *Context) (Result, error)
 	// Repair, when set, marks the tool RawInput: it gets the raw text first.
 	Repair func(raw json.RawMessage) (json.RawMessage, error)
+	// Dispatch marks a tool that only runs other tools through
+	// Context.Execute (ExecuteExtraTool). Its target is hooked, capped and
+	// checked under its own name, so the wrapper itself skips hooks and
+	// capture instead of doing them twice.
+	Dispatch bool
 }
 
 // Build makes a Tool from a Spec, filling omitted security metadata fail
@@ -55,6 +60,7 @@ func (b *built) Description() string { return b.spec.Description }
 func (b *built) Prompt() string      { return b.spec.Prompt }
 func (b *built) Schema() *Schema     { return b.schema }
 func (b *built) RawInput() bool      { return b.spec.Repair != nil }
+func (b *built) Dispatches() bool    { return b.spec.Dispatch }
 
 func (b *built) ReadOnly(input json.RawMessage) bool {
 	return b.spec.ReadOnly != nil && b.spec.ReadOnly(input)

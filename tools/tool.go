@@ -47,3 +47,14 @@ type Tool interface {
 type RawRepairer interface {
 	Repair(raw json.RawMessage) (json.RawMessage, error)
 }
+
+// Dispatcher is implemented by tools that run other tools (Spec.Dispatch).
+type Dispatcher interface {
+	Dispatches() bool
+}
+
+// IsDispatcher reports whether t only dispatches to other tools.
+func IsDispatcher(t Tool) bool {
+	d, ok := t.(Dispatcher)
+	return ok && d.Dispatches()
+}

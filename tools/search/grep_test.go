@@ -59,6 +59,8 @@ var fixture = map[string]string{
 	"ctx/lines.txt":           numbered(40, 3, 5, 12, 30, 40),
 	"ctx/multi.txt":           "start block\nmiddle\nend block\nfunc Foo(\n\ta int,\n) {\n}\nfoo\nbar\nfoo\nbar\n",
 	"ctx/empty.txt":           "",
+	"ctx/dash.txt":            "offset -1\n",
+	"-x.txt":                  "needle in a file named with a dash\n",
 	"ctx/blank.txt":           "\n\n\n",
 }
 
@@ -87,6 +89,19 @@ func writeTree(t testing.TB, files map[string]string) string {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// fixtureTree writes the fixture, with symbolic links that neither engine
+// follows.
+func fixtureTree(t testing.TB) string {
+	t.Helper()
+	root := writeTree(t, fixture)
+	for link, target := range map[string]string{"link.go": "main.go", "linkdir": "sub"} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -161,6 +176,11 @@ var parityCases = []struct {
 	{"empty lines match an empty pattern", `{"pattern":"^$","path":"ctx","output_mode":"count"}`},
 	{"long lines are cut", `{"pattern":"needle","path":"long.txt","output_mode":"content"}`},
 	{"outside the working directory paths are absolute", `{"pattern":"needle","path":"../web"}`},
+	{"an ignored directory named directly is searched", `{"pattern":"needle","path":"build","output_mode":"content"}`},
+	{"a hidden directory named directly is searched", `{"pattern":"needle","path":".hiddendir"}`},
+	{"ignore files above the searched directory apply", `{"pattern":"needle","path":"sub","output_mode":"count"}`},
+	{"a pattern that starts with a dash", `{"pattern":"-[0-9]","output_mode":"content"}`},
+	{"a glob that starts with a dash", `{"pattern":"needle","glob":"-x*"}`},
 }
 
 // TestEnginesAgree runs ripgrep and the Go walker on the same tree and
@@ -171,7 +191,7 @@ func TestEnginesAgree(t *testing.T) {
 	if rg == "" {
 		t.Skip("rg is not installed; the parity test needs it")
 	}
-	root := writeTree(t, fixture)
+	root := fixtureTree(t)
 	goTool, rgTool := newGrep(goEngine), newGrep(func() string { return rg })
 	for _, tc := range parityCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -202,13 +222,13 @@ func TestEnginesAgree(t *testing.T) {
 // behaviours hold where rg is not installed.
 func TestGoEngine(t *testing.T) {
 	t.Parallel()
-	root := writeTree(t, fixture)
+	root := fixtureTree(t)
 	tool := newGrep(goEngine)
 	cases := []struct {
 		name, input, want string
 	}{
 		{"files skip .git, hidden, ignored and binary files", `{"pattern":"needle"}`,
-			"a/b.txt\na.txt\nconfig.yaml\ncrlf.txt\nctx/lines.txt\ndata.json\ndocs/guide.md\nkeep.log\nlib.rs\nlong.txt\nmain.go\nnonl.txt\nrun.sh\nscript.py\nsub/deep/y.go\nsub/rootonly.txt\nunicode.txt\nweb/app.ts\nweb/util.js\nweb/view.tsx"},
+			"-x.txt\na/b.txt\na.txt\nconfig.yaml\ncrlf.txt\nctx/lines.txt\ndata.json\ndocs/guide.md\nkeep.log\nlib.rs\nlong.txt\nmain.go\nnonl.txt\nrun.sh\nscript.py\nsub/deep/y.go\nsub/rootonly.txt\nunicode.txt\nweb/app.ts\nweb/util.js\nweb/view.tsx"},
 		{"context groups are separated", `{"pattern":"needle","path":"ctx/lines.txt","output_mode":"content","-C":1}`,
 			"ctx/lines.txt-2-line 2\nctx/lines.txt:3:line 3 needle\nctx/lines.txt-4-line 4\nctx/lines.txt:5:line 5 needle\nctx/lines.txt-6-line 6\n--\nctx/lines.txt-11-line 11\nctx/lines.txt:12:line 12 needle\nctx/lines.txt-13-line 13\n--\nctx/lines.txt-29-line 29\nctx/lines.txt:30:line 30 needle\nctx/lines.txt-31-line 31\n--\nctx/lines.txt-39-line 39\nctx/lines.txt:40:line 40 needle"},
 		{"counts are per file", `{"pattern":"needle","path":"sub","output_mode":"count"}`,
@@ -347,7 +367,7 @@ func TestLargeResultsAreCaptured(t *testing.T) {
 
 func TestCancellation(t *testing.T) {
 	t.Parallel()
-	root := writeTree(t, fixture)
+	root := fixtureTree(t)
 	t.Run("the Go walker stops when the context is done", func(t *testing.T) {
 		t.Parallel()
 		ctx, cancel := context.WithCancel(context.Background())

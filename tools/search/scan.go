@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"io"
+	"slices"
 )
 
 // hit is one line of content output, a span of its file's data.
@@ -94,7 +95,12 @@ func (s *scanner) read(path string) (bool, error) {
 	checked := 0
 	for {
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
+			// A large file: size the buffer once instead of doubling it.
+			want := len(b) + 1
+			if n := f.size(); n >= int64(want) {
+				want = int(n) + 1
+			}
+			b = slices.Grow(b, want-len(b))
 		}
 		n, err := f.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
@@ -126,15 +132,21 @@ func (m *matcher) lines(buf []byte, dst []lineSpan, first bool) ([]lineSpan, int
 	if m.spans {
 		return m.spanLines(buf, dst)
 	}
+	var cache [maxNeedles]int
+	var next []int
+	if m.filter != nil {
+		next = cache[:len(m.filter.scan)]
+		for i := range next {
+			next[i] = -2
+		}
+	}
 	num, counted := 1, 0
 	for pos := 0; pos < len(buf); {
 		var at int
-		if m.lit != nil {
-			i := m.lit.index(buf[pos:])
-			if i < 0 {
+		if m.filter != nil {
+			if at = m.filter.scan.find(buf, pos, next); at < 0 {
 				break
 			}
-			at = pos + i
 		} else {
 			loc := m.re.FindIndex(buf[pos:])
 			if loc == nil {
@@ -149,7 +161,7 @@ func (m *matcher) lines(buf []byte, dst []lineSpan, first bool) ([]lineSpan, int
 		// at or after it.
 		ls := pos + bytes.LastIndexByte(buf[pos:at], '\n') + 1
 		le := lineEnd(buf, at)
-		if m.lit == nil || m.re.Match(buf[ls:le]) {
+		if m.filter == nil || (m.filter.accepts(buf[ls:le]) && m.re.Match(buf[ls:le])) {
 			num += bytes.Count(buf[counted:ls], newline)
 			counted = ls
 			dst = append(dst, lineSpan{start: ls, end: le, num: num})

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -141,12 +140,10 @@ func (w *walker) work() []fileHits {
 // the filters as new jobs. Unreadable directories are skipped, as ripgrep
 // does with --no-messages.
 func (w *walker) list(j job) {
-	f, err := os.Open(j.dir)
-	if err != nil {
+	ents, err := readDir(j.dir)
+	if err != nil && len(ents) == 0 {
 		return
 	}
-	ents, _ := f.ReadDir(-1)
-	f.Close()
 	ig := j.ig
 	for _, e := range ents {
 		if isIgnoreName(e.Name()) {

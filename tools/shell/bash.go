@@ -146,7 +146,7 @@ func runBash(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 	switch {
 	case exit.Stopped && errors.Is(context.Cause(runCtx), errTimedOut):
 		m.TimedOut = true
-		note = fmt.Sprintf("[command timed out after %v; it and every process it started were killed]", timeout)
+		note = fmt.Sprintf("[command timed out after %v; its process group was killed]", timeout)
 	case exit.Stopped:
 		m.Interrupted = true
 		note = interruptedNote
@@ -171,7 +171,7 @@ func runBash(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 	return res, nil
 }
 
-const interruptedNote = "[interrupted: the command was stopped before it finished; it and every process it started were killed]"
+const interruptedNote = "[interrupted: the command was stopped before it finished and its process group was killed]"
 
 // sink takes the command's output for the capture and, at most every
 // progressEvery, passes the latest line of the chunk just read to the

@@ -156,8 +156,14 @@ func TestH14_CancelKillsProcessGroup(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	go func() {
-		readPids(t, filepath.Join(dir, "pids"), 2)
-		cancel()
+		defer cancel()
+		pids := filepath.Join(dir, "pids")
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+			if b, _ := os.ReadFile(pids); len(strings.Fields(string(b))) >= 2 {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	}()
 	res := run(t, ctx, &tools.Context{WorkDir: dir},
 		cmd(`echo started; sleep 100 & echo $! > pids; echo $$ >> pids; sleep 100`, 60000))

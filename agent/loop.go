@@ -1,0 +1,279 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/seed92b641c3/workbench/agent/provider"
+	"github.com/seed92b641c3/workbench/hooks"
+	"github.com/seed92b641c3/workbench/tools"
+)
+
+// streamRetries is how often a turn whose stream broke before any tool call
+// is tried again: once covers a dropped connection without looping on a
+// server that keeps failing.
+const streamRetries = 1
+
+// Prompt runs the loop for one person's message until the model ends its
+// turn, a limit is reached, or ctx is cancelled (the UI's Esc, Ctrl-C
+// headless), which stops the stream and the running tools.
+func (s *Session) Prompt(ctx context.Context, text string) Outcome {
+	s.run.Lock()
+	defer s.run.Unlock()
+	if s.cfg.MaxDuration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.cfg.MaxDuration)
+		defer cancel()
+	}
+	out := s.prompt(ctx, text)
+	out.SessionID = s.id
+	out.Usage = s.Usage()
+	s.record(EntryOutcome, out)
+	s.sync()
+	s.cfg.Publish(Event{Kind: EventDone, Outcome: &out})
+	return out
+}
+
+func (s *Session) prompt(ctx context.Context, text string) Outcome {
+	var blocks []provider.Block
+	if extra := s.sessionStart(ctx); extra != "" {
+		blocks = append(blocks, provider.TextBlock(extra))
+	}
+	if h := s.hooks(); h != nil && h.Has(hooks.UserPromptSubmit) {
+		in := s.hookInput(hooks.UserPromptSubmit)
+		in.Prompt = text
+		block, reason, extra := h.UserPrompt(ctx, in)
+		if block {
+			return Outcome{StopReason: StopPromptBlocked, Text: "The prompt was blocked by a hook: " + reason}
+		}
+		if extra != "" {
+			text += "\n\n" + extra
+		}
+	}
+	blocks = append(blocks, s.drainNotifications()...)
+	blocks = append(blocks, provider.TextBlock(text))
+	s.appendMessage(provider.Message{Role: provider.RoleUser, Blocks: blocks})
+
+	stopHookActive := false
+	var last string
+	for turn := 1; ; turn++ {
+		if s.cfg.MaxTurns > 0 && turn > s.cfg.MaxTurns {
+			return Outcome{StopReason: StopMaxTurns, Turns: turn - 1, Text: last}
+		}
+		if err := ctx.Err(); err != nil {
+			return s.ended(ctx, turn-1, last)
+		}
+		s.cfg.Publish(Event{Kind: EventTurnStart, Turn: turn})
+		res := s.turn(ctx, turn)
+		if t := textOf(res.message); t != "" {
+			last = t
+		}
+		if res.err != nil && len(res.calls) == 0 {
+			if ctx.Err() != nil {
+				return s.ended(ctx, turn, last)
+			}
+			return Outcome{StopReason: StopModelError, Turns: turn, Text: last, Err: res.err}
+		}
+		if ctx.Err() != nil {
+			return s.ended(ctx, turn, last)
+		}
+		if len(res.calls) > 0 {
+			stopHookActive = false
+			continue
+		}
+		// The model wants to stop. Stop hooks may keep it going once per
+		// real tool turn, so they cannot loop it forever.
+		if h := s.hooks(); h != nil && h.Has(hooks.Stop) && !stopHookActive {
+			in := s.hookInput(hooks.Stop)
+			v := h.Stop(ctx, in)
+			if v.Prevent {
+				return Outcome{StopReason: StopHookPrevented, Turns: turn, Text: v.Message}
+			}
+			if len(v.Continue) > 0 {
+				stopHookActive = true
+				msg := "A Stop hook asks you to continue:\n" + strings.Join(v.Continue, "\n")
+				s.cfg.Publish(Event{Kind: EventNotice, Turn: turn, Text: msg})
+				s.appendMessage(provider.Message{Role: provider.RoleUser, Blocks: []provider.Block{provider.TextBlock(msg)}})
+				continue
+			}
+		}
+		if s.cfg.Notifier != nil && s.cfg.Notifier.Pending() {
+			if blocks := s.drainNotifications(); len(blocks) > 0 {
+				s.appendMessage(provider.Message{Role: provider.RoleUser, Blocks: blocks})
+				continue
+			}
+		}
+		return Outcome{StopReason: StopCompleted, Turns: turn, Text: last}
+	}
+}
+
+// ended reports a run stopped by its context: a person's interrupt, or the
+// time limit.
+func (s *Session) ended(ctx context.Context, turns int, last string) Outcome {
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return Outcome{StopReason: StopTimeout, Turns: turns, Text: last}
+	}
+	return Outcome{StopReason: StopAborted, Turns: turns, Text: last}
+}
+
+// sessionStart fires SessionStart hooks before the first prompt and returns
+// the context they add.
+func (s *Session) sessionStart(ctx context.Context) string {
+	s.mu.Lock()
+	first := !s.started
+	s.started = true
+	s.mu.Unlock()
+	h := s.hooks()
+	if !first || h == nil || !h.Has(hooks.SessionStart) || s.cfg.Depth > 0 {
+		return ""
+	}
+	in := s.hookInput(hooks.SessionStart)
+	in.Source = "startup"
+	if s.resumed {
+		in.Source = "resume"
+	}
+	return h.Context(ctx, in)
+}
+
+func (s *Session) drainNotifications() []provider.Block {
+	if s.cfg.Notifier == nil {
+		return nil
+	}
+	var out []provider.Block
+	for _, n := range s.cfg.Notifier.Drain() {
+		s.record(EntryNotice, n)
+		s.cfg.Publish(Event{Kind: EventNotification, Text: n.Text})
+		out = append(out, provider.TextBlock(n.Text))
+	}
+	return out
+}
+
+// turnResult is one model turn: the assistant message and the tool calls it
+// made, whose results are already in the history.
+type turnResult struct {
+	message provider.Message
+	calls   []Call
+	err     error
+}
+
+// turn streams one assistant message, running its tool calls as they
+// complete, then records the message and the paired results.
+func (s *Session) turn(ctx context.Context, turn int) turnResult {
+	for attempt := 0; ; attempt++ {
+		res, retry := s.streamTurn(ctx, turn)
+		if !retry || attempt >= streamRetries || ctx.Err() != nil {
+			return res
+		}
+		s.cfg.Publish(Event{Kind: EventNotice, Turn: turn, Text: fmt.Sprintf("The model stream broke (%v); trying the turn again.", res.err)})
+	}
+}
+
+func (s *Session) streamTurn(ctx context.Context, turn int) (turnResult, bool) {
+	p := s.cfg.Pipeline
+	req := provider.Request{
+		Model: s.cfg.Model, System: s.cfg.System, Messages: s.History(),
+		Tools: s.toolDefs(), MaxTokens: s.cfg.MaxTokens,
+	}
+	toolCtx, cancelTools := context.WithCancel(ctx)
+	defer cancelTools()
+	sched := newScheduler(toolCtx, p.Run, safeFor(p.Tools), func(_ int, c Call, r tools.Result) {
+		s.cfg.Publish(Event{Kind: EventToolResult, Turn: turn, Call: &c, Result: &r})
+	})
+	stream, err := s.cfg.Provider.Stream(ctx, req)
+	if err != nil {
+		return turnResult{err: err}, false
+	}
+	var b provider.Builder
+	for stream.Next() {
+		ev := stream.Event()
+		b.Add(ev)
+		switch ev.Kind {
+		case provider.EventTextDelta:
+			s.cfg.Publish(Event{Kind: EventText, Turn: turn, Text: ev.Text})
+		case provider.EventThinkingDelta:
+			if ev.Text != "" {
+				s.cfg.Publish(Event{Kind: EventThinking, Turn: turn, Text: ev.Text})
+			}
+		case provider.EventToolUseStop:
+			c := Call{ID: ev.ToolUseID, Name: ev.ToolName, Input: ev.Input}
+			s.cfg.Publish(Event{Kind: EventToolUse, Turn: turn, Call: &c})
+			sched.add(c)
+		}
+	}
+	streamErr := stream.Err()
+	stream.Close()
+	resp := b.Response()
+	s.addUsage(resp.Usage)
+	calls := sched.callsSoFar()
+	if streamErr != nil && len(calls) == 0 {
+		// Nothing ran: drop the partial message and let the caller retry
+		// (unless it was the person who stopped it).
+		retry := ctx.Err() == nil
+		if t := textOf(resp.Message); t != "" && !retry {
+			s.appendMessage(resp.Message)
+		}
+		return turnResult{message: resp.Message, err: streamErr}, retry
+	}
+	if len(resp.Message.Blocks) > 0 {
+		s.appendMessage(resp.Message)
+		s.cfg.Publish(Event{Kind: EventAssistant, Turn: turn, Message: &resp.Message})
+	}
+	if len(calls) == 0 {
+		return turnResult{message: resp.Message}, false
+	}
+	results := sched.wait()
+	blocks := make([]provider.Block, 0, len(calls))
+	var extra []provider.Block
+	for i, c := range calls {
+		blocks = append(blocks, provider.ToolResultBlock(c.ID, results[i].Text, results[i].IsError))
+		for _, e := range results[i].Extra {
+			extra = append(extra, provider.TextBlock(e))
+		}
+	}
+	blocks = append(blocks, extra...)
+	if streamErr != nil {
+		blocks = append(blocks, provider.TextBlock(fmt.Sprintf("(The model stream broke after these calls: %v. Continue from here.)", streamErr)))
+	}
+	blocks = append(blocks, s.drainNotifications()...)
+	s.appendMessage(provider.Message{Role: provider.RoleUser, Blocks: blocks})
+	s.sync()
+	return turnResult{message: resp.Message, calls: calls}, false
+}
+
+func (s *Session) addUsage(u provider.Usage) {
+	s.mu.Lock()
+	s.usage.InputTokens += u.InputTokens
+	s.usage.OutputTokens += u.OutputTokens
+	s.usage.CacheRead += u.CacheRead
+	s.usage.CacheWrite += u.CacheWrite
+	total := s.usage
+	s.mu.Unlock()
+	s.cfg.Publish(Event{Kind: EventUsage, Usage: total})
+}
+
+// toolDefs is the schema list the model sees: deferred tools stay hidden
+// until searched for.
+func (s *Session) toolDefs() []provider.ToolDef {
+	var hidden func(string) bool
+	if s.cfg.Deferred != nil {
+		hidden = s.cfg.Deferred.Deferred
+	}
+	entries := s.cfg.Pipeline.Tools.Schemas(hidden)
+	defs := make([]provider.ToolDef, len(entries))
+	for i, e := range entries {
+		defs[i] = provider.ToolDef{Name: e.Name, Description: e.Description, Schema: e.InputSchema}
+	}
+	return defs
+}
+
+func textOf(m provider.Message) string {
+	var parts []string
+	for _, b := range m.Blocks {
+		if b.Type == provider.BlockText && b.Text != "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

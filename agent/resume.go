@@ -1,0 +1,163 @@
+package agent
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/seed92b641c3/workbench/agent/provider"
+)
+
+// Restored is what a transcript gives back to a resumed session: the
+// conversation, the rules granted for the session and the unlocked tools
+// (H10), so resuming changes nothing about what may run.
+type Restored struct {
+	Dir     SessionDir
+	Cwd     string
+	History []provider.Message
+	Grants  []string
+	Unlocks []string
+	// Truncated reports that the transcript ended in a partial entry (a
+	// crash mid-write); everything before it was restored.
+	Truncated bool
+}
+
+// LoadSession reads a session's transcript.
+func LoadSession(root, id string) (*Restored, error) {
+	if !ValidSessionID(id) {
+		return nil, fmt.Errorf("invalid session id %q", id)
+	}
+	dir := SessionDir{ID: id, Path: filepath.Join(root, "sessions", id)}
+	f, err := os.Open(dir.Transcript())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("no session %q in %s", id, filepath.Join(root, "sessions"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := ReadTranscript(f)
+	r := &Restored{Dir: dir}
+	if errors.Is(err, ErrTruncated) {
+		r.Truncated = true
+	} else if err != nil {
+		return nil, fmt.Errorf("session %s: %w", id, err)
+	}
+	for _, e := range entries {
+		switch e.Type {
+		case EntrySession:
+			var v struct {
+				Cwd string `json:"cwd"`
+			}
+			json.Unmarshal(e.Data, &v)
+			if r.Cwd == "" {
+				r.Cwd = v.Cwd
+			}
+		case EntryMessage:
+			var m provider.Message
+			if json.Unmarshal(e.Data, &m) == nil {
+				r.History = append(r.History, m)
+			}
+		case EntryClear:
+			r.History = nil
+		case EntryGrant:
+			var v struct {
+				Rule string `json:"rule"`
+			}
+			if json.Unmarshal(e.Data, &v) == nil && v.Rule != "" {
+				r.Grants = append(r.Grants, v.Rule)
+			}
+		case EntryUnlock:
+			var v struct {
+				Tools []string `json:"tools"`
+			}
+			if json.Unmarshal(e.Data, &v) == nil {
+				r.Unlocks = append(r.Unlocks, v.Tools...)
+			}
+		}
+	}
+	r.History = repairHistory(r.History)
+	return r, nil
+}
+
+// repairHistory makes a history a model accepts again after a crash: tool
+// calls whose results were never written get an interrupted result.
+func repairHistory(h []provider.Message) []provider.Message {
+	if len(h) == 0 {
+		return h
+	}
+	last := h[len(h)-1]
+	if last.Role != provider.RoleAssistant || len(last.ToolUses()) == 0 {
+		return h
+	}
+	var blocks []provider.Block
+	for _, u := range last.ToolUses() {
+		blocks = append(blocks, provider.ToolResultBlock(u.ToolUseID, "The tool call was interrupted: the session ended before it finished.", true))
+	}
+	return append(h, provider.Message{Role: provider.RoleUser, Blocks: blocks})
+}
+
+// LatestSession finds the most recent session started in a project
+// directory, for --continue.
+func LatestSession(root, cwd string) (string, error) {
+	dirs, err := os.ReadDir(filepath.Join(root, "sessions"))
+	if err != nil {
+		return "", fmt.Errorf("no sessions yet in %s", root)
+	}
+	type cand struct {
+		id  string
+		mod int64
+	}
+	var cands []cand
+	for _, d := range dirs {
+		if !d.IsDir() || !ValidSessionID(d.Name()) {
+			continue
+		}
+		tp := filepath.Join(root, "sessions", d.Name(), "transcript.jsonl")
+		info, err := os.Stat(tp)
+		if err != nil {
+			continue
+		}
+		if sessionCwd(tp) != cwd {
+			continue
+		}
+		cands = append(cands, cand{d.Name(), info.ModTime().UnixNano()})
+	}
+	if len(cands) == 0 {
+		return "", fmt.Errorf("no earlier session in %s", cwd)
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].mod > cands[j].mod })
+	return cands[0].id, nil
+}
+
+// sessionCwd reads the project directory from a transcript's first entry.
+func sessionCwd(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	if !sc.Scan() {
+		return ""
+	}
+	var e Entry
+	if json.Unmarshal(sc.Bytes(), &e) != nil || e.Type != EntrySession {
+		return ""
+	}
+	var v struct {
+		Cwd string `json:"cwd"`
+	}
+	json.Unmarshal(e.Data, &v)
+	return v.Cwd
+}
+
+// OpenExistingSession reopens a session directory for appending.
+func OpenExistingSession(root, id string) (SessionDir, error) {
+	return CreateSessionDir(root, id)
+}

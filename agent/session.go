@@ -1,0 +1,135 @@
+package agent
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/seed92b641c3/workbench/agent/provider"
+	"github.com/seed92b641c3/workbench/hooks"
+	"github.com/seed92b641c3/workbench/tools/deferred"
+)
+
+// Config is what a Session runs with. The pipeline carries the tools,
+// rules, hooks and approver; the session adds the model and the loop's
+// limits.
+type Config struct {
+	Provider  provider.Provider
+	Model     string
+	MaxTokens int
+	Pipeline  *Pipeline
+	// Deferred says which tools are hidden from the model until loaded.
+	Deferred *deferred.Set
+	// System is the system prompt (see SystemPrompt).
+	System string
+	// MaxTurns ends a run after this many model turns (0: no limit).
+	MaxTurns int
+	// MaxDuration ends a run after this long, interrupting its tools.
+	MaxDuration time.Duration
+	Transcript  *Transcript
+	Notifier    Notifier
+	// Publish receives every Event; it must not block for long.
+	Publish func(Event)
+	// Depth is the subagent nesting level, 0 for the person's session.
+	Depth int
+	// AgentType names a subagent's definition, for hooks.
+	AgentType string
+}
+
+// Session is one conversation: its history, its usage and its loop. One
+// prompt runs at a time.
+type Session struct {
+	cfg Config
+	id  string
+
+	run     sync.Mutex // held while a prompt runs
+	mu      sync.Mutex
+	history []provider.Message
+	usage   provider.Usage
+	started bool
+	resumed bool
+}
+
+// NewSession starts a session; history is non-empty when it resumes one.
+func NewSession(cfg Config, id string, history []provider.Message) *Session {
+	if cfg.Publish == nil {
+		cfg.Publish = func(Event) {}
+	}
+	return &Session{cfg: cfg, id: id, history: history, resumed: len(history) > 0}
+}
+
+// ID is the session id, the name of its directory in the state tree.
+func (s *Session) ID() string { return s.id }
+
+// History returns a copy of the conversation so far.
+func (s *Session) History() []provider.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]provider.Message(nil), s.history...)
+}
+
+// Usage returns the tokens used so far.
+func (s *Session) Usage() provider.Usage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.usage
+}
+
+// Model names the model in use.
+func (s *Session) Model() string {
+	if s.cfg.Model != "" {
+		return s.cfg.Model
+	}
+	return s.cfg.Provider.Model()
+}
+
+// Provider names the backend in use.
+func (s *Session) Provider() string { return s.cfg.Provider.Name() }
+
+// Clear forgets the conversation (the UI's /clear); the transcript keeps it.
+func (s *Session) Clear() {
+	s.mu.Lock()
+	s.history = nil
+	s.mu.Unlock()
+	s.record(EntryClear, struct{}{})
+}
+
+func (s *Session) appendMessage(m provider.Message) {
+	s.mu.Lock()
+	s.history = append(s.history, m)
+	s.mu.Unlock()
+	s.record(EntryMessage, m)
+}
+
+func (s *Session) record(kind string, v any) {
+	if s.cfg.Transcript != nil {
+		s.cfg.Transcript.Append(kind, v)
+	}
+}
+
+func (s *Session) sync() {
+	if s.cfg.Transcript != nil {
+		s.cfg.Transcript.Sync()
+	}
+}
+
+func (s *Session) hookInput(ev hooks.Event) hooks.Input {
+	p := s.cfg.Pipeline
+	return hooks.Input{SessionID: s.id, TranscriptPath: p.TranscriptPath, Cwd: p.WorkDir, HookEventName: ev, AgentType: s.cfg.AgentType}
+}
+
+func (s *Session) hooks() *hooks.Registry { return s.cfg.Pipeline.Hooks }
+
+// Close ends the session: SessionEnd hooks fire (H6: on every way out) and
+// the transcript is made durable. reason is "exit", "interrupt", "signal"...
+func (s *Session) Close(reason string) {
+	if h := s.hooks(); h != nil && h.Has(hooks.SessionEnd) && s.cfg.Depth == 0 {
+		in := s.hookInput(hooks.SessionEnd)
+		in.Reason = reason
+		ctx, cancel := context.WithTimeout(context.Background(), hooks.DefaultTimeout)
+		h.Run(ctx, in)
+		cancel()
+	}
+	s.record(EntryEnd, map[string]string{"reason": reason})
+	s.sync()
+}

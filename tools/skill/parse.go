@@ -1,0 +1,140 @@
+package skill
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// parse reads a SKILL.md. folder is the name of the folder holding it, which
+// the skill's name must equal: the folder is what a person sees and renames,
+// so a second name inside the file could only drift from it. Errors name the
+// file and, where the fault has one, the line.
+func parse(path, folder string, data []byte) (Skill, error) {
+	front, body, ok := splitFrontMatter(data)
+	if !ok {
+		return Skill{}, fmt.Errorf("%s:1: a skill must start with YAML front matter between two --- lines", path)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(front, &doc); err != nil {
+		// The front matter is handed to yaml with its opening line kept as
+		// a blank one, so the line in yaml's message is the file's line.
+		return Skill{}, fmt.Errorf("%s: front matter: %w", path, err)
+	}
+	s := Skill{Path: path, Body: strings.TrimSpace(string(body))}
+	var nameLine int
+	if len(doc.Content) > 0 {
+		m := doc.Content[0]
+		if m.Kind != yaml.MappingNode {
+			return Skill{}, fmt.Errorf("%s:%d: front matter must be a mapping of keys to values", path, m.Line)
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			key, val := m.Content[i], m.Content[i+1]
+			var err error
+			switch key.Value {
+			case "name":
+				s.Name, err = scalar(val)
+				nameLine = key.Line
+			case "description":
+				s.Description, err = scalar(val)
+			case "when_to_use", "whenToUse", "when-to-use":
+				s.WhenToUse, err = scalar(val)
+			case "unlocks", "tools":
+				var names []string
+				names, err = nameList(val)
+				s.Unlocks = append(s.Unlocks, names...)
+			}
+			// Other keys (license, compatibility, allowed-tools, ...) belong
+			// to other tools' formats and are left alone.
+			if err != nil {
+				return Skill{}, fmt.Errorf("%s:%d: %s: %w", path, val.Line, key.Value, err)
+			}
+		}
+	}
+	s.Name = strings.TrimSpace(s.Name)
+	s.Description = strings.TrimSpace(s.Description)
+	s.WhenToUse = strings.TrimSpace(s.WhenToUse)
+	switch {
+	case s.Name == "":
+		if !namePattern.MatchString(folder) {
+			return Skill{}, fmt.Errorf("%s: folder name %q is not a valid skill name (lower-case letters, digits and hyphens, at most 64, starting with a letter or digit)", path, folder)
+		}
+		s.Name = folder
+	case !namePattern.MatchString(s.Name):
+		return Skill{}, fmt.Errorf("%s:%d: name %q is not a valid skill name (lower-case letters, digits and hyphens, at most 64, starting with a letter or digit)", path, nameLine, s.Name)
+	case s.Name != folder:
+		return Skill{}, fmt.Errorf("%s:%d: name %q does not match its folder %q; rename one so they agree", path, nameLine, s.Name, folder)
+	}
+	if s.Description == "" {
+		return Skill{}, fmt.Errorf("%s:1: description is missing; the model chooses skills by their description", path)
+	}
+	return s, nil
+}
+
+// splitFrontMatter splits a file into its front matter and the rest. The
+// front matter comes back with a blank line in place of the opening ---, so
+// line numbers within it are line numbers of the file.
+func splitFrontMatter(data []byte) (front, body []byte, ok bool) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	first, rest, _ := bytes.Cut(data, []byte("\n"))
+	if string(bytes.TrimRight(first, " \t\r")) != "---" {
+		return nil, nil, false
+	}
+	off := 0
+	for off <= len(rest) {
+		line, _, more := bytes.Cut(rest[off:], []byte("\n"))
+		if string(bytes.TrimRight(line, " \t\r")) == "---" {
+			front = append([]byte("\n"), rest[:off]...)
+			end := off + len(line)
+			if more {
+				end++
+			}
+			return front, rest[end:], true
+		}
+		if !more {
+			break
+		}
+		off += len(line) + 1
+	}
+	return nil, nil, false
+}
+
+// scalar reads a value written as plain text. Numbers and booleans are taken
+// as the text they were written as, which is what a person meant.
+func scalar(n *yaml.Node) (string, error) {
+	if n.Kind != yaml.ScalarNode {
+		return "", errors.New("must be text, not a list or mapping")
+	}
+	if n.ShortTag() == "!!null" {
+		return "", nil
+	}
+	return n.Value, nil
+}
+
+// nameList reads tool names given either as a YAML list or as one string
+// separated by commas or spaces, the two ways people write them.
+func nameList(n *yaml.Node) ([]string, error) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.ShortTag() == "!!null" {
+			return nil, nil
+		}
+		return strings.FieldsFunc(n.Value, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }), nil
+	case yaml.SequenceNode:
+		var out []string
+		for _, item := range n.Content {
+			v, err := scalar(item)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: each entry %w", item.Line, err)
+			}
+			if v = strings.TrimSpace(v); v != "" {
+				out = append(out, v)
+			}
+		}
+		return out, nil
+	}
+	return nil, errors.New("must be a list of tool names or a comma-separated string")
+}
