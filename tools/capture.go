@@ -53,6 +53,9 @@ type Capture struct {
 	file  *os.File
 	sum   hash.Hash
 	ferr  error
+	// spilled and flushed count bytes written to the spill file and
+	// handed to writeback.
+	spilled, flushed int64
 }
 
 // NewCapture starts capturing output for a call.
@@ -150,6 +153,41 @@ func (c *Capture) spillWrite(p []byte) {
 	if _, err := c.file.Write(p); err != nil {
 		c.ferr = err
 	}
+	c.spilled += int64(len(p))
+	if c.spilled-c.flushed >= writebackChunk {
+		// Start writing back what is done, so the final fsync of a huge
+		// spill has little left to flush.
+		startWriteback(c.file, c.flushed, c.spilled-c.flushed)
+		c.flushed = c.spilled
+	}
+}
+
+// writebackChunk is how much spilled output accumulates before the kernel
+// is asked to start writing it to disk.
+const writebackChunk = 64 << 20
+
+// publish gives a finished temporary file its final name without ever
+// replacing another file: a hard link fails if the name is taken (another
+// process sharing the spill directory), and then the next number is tried.
+// The directory is synced so the name survives a crash too.
+func publish(tmp, dir string, now time.Time, tool string) (string, error) {
+	for range 100 {
+		final := filepath.Join(dir, fmt.Sprintf("%s-%d-%s.txt",
+			now.UTC().Format("20060102T150405"), spillSeq.Add(1), tool))
+		err := os.Link(tmp, final)
+		if os.IsExist(err) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if d, err := os.Open(dir); err == nil {
+			d.Sync()
+			d.Close()
+		}
+		return final, nil
+	}
+	return "", fmt.Errorf("no free spill file name in %s", dir)
 }
 
 // Total is the number of bytes written so far.
@@ -205,13 +243,12 @@ func (c *Capture) commit() *Spill {
 	}
 	c.file = nil
 	now := time.Now()
-	final := filepath.Join(c.tc.SpillDir, fmt.Sprintf("%s-%d-%s.txt",
-		now.UTC().Format("20060102T150405"), spillSeq.Add(1), safeName(c.tc.Tool)))
+	var final string
 	if c.ferr == nil {
-		c.ferr = os.Rename(tmp, final)
+		final, c.ferr = publish(tmp, c.tc.SpillDir, now, safeName(c.tc.Tool))
 	}
+	os.Remove(tmp)
 	if c.ferr != nil {
-		os.Remove(tmp)
 		return nil
 	}
 	s := &Spill{

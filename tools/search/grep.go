@@ -95,41 +95,43 @@ func newGrep(ripgrep func() string) tools.Tool {
 	})
 }
 
+// grepSchemaDoc is the input schema; the verbs receive the list of file
+// types and the default head_limit.
+const grepSchemaDoc = `{
+  "type": "object",
+  "additionalProperties": false,
+  "required": ["pattern"],
+  "properties": {
+    "pattern": {"type": "string", "minLength": 1,
+      "description": "Regular expression to search for, in the syntax RE2 and ripgrep share. Escape literal braces and parentheses: interface\\{\\}, func New\\(."},
+    "path": {"type": "string",
+      "description": "File or directory to search, absolute or relative to the working directory. Defaults to the working directory."},
+    "glob": {"type": "string",
+      "description": "Only search files whose path matches this glob, e.g. *.go, *.{ts,tsx}, src/**/*.py; a leading ! excludes instead. A glob without / matches file names at any depth."},
+    "type": {"type": "string", "enum": %s,
+      "description": "Only search files of this type (go, py, ts, rust, md, ...)."},
+    "output_mode": {"type": "string", "enum": ["files_with_matches", "content", "count"], "default": "files_with_matches",
+      "description": "files_with_matches lists the matching files; content shows the matching lines; count gives the number of matching lines per file."},
+    "-i": {"type": "boolean", "default": false, "description": "Ignore case."},
+    "-n": {"type": "boolean", "default": true, "description": "Show line numbers (content mode)."},
+    "-A": {"type": "integer", "minimum": 0, "description": "Lines of context to show after each match (content mode)."},
+    "-B": {"type": "integer", "minimum": 0, "description": "Lines of context to show before each match (content mode)."},
+    "-C": {"type": "integer", "minimum": 0, "description": "Lines of context to show before and after each match (content mode); -A and -B override it for their side."},
+    "multiline": {"type": "boolean", "default": false,
+      "description": "Let a match span lines: . then matches a newline and \\n may appear in the pattern."},
+    "head_limit": {"type": "integer", "minimum": 0, "default": %d,
+      "description": "Show at most this many entries (files, or lines in content mode); 0 means no limit."},
+    "offset": {"type": "integer", "minimum": 0, "default": 0,
+      "description": "Skip this many entries first, to page through a long result."}
+  }
+}`
+
 func grepSchema() string {
-	prop := func(typ, desc string, extra ...any) map[string]any {
-		p := map[string]any{"type": typ, "description": desc}
-		for i := 0; i+1 < len(extra); i += 2 {
-			p[extra[i].(string)] = extra[i+1]
-		}
-		return p
-	}
-	ctxDesc := "Lines of context to show %s each match (content mode only)."
-	doc := map[string]any{
-		"type":                 "object",
-		"additionalProperties": false,
-		"required":             []string{"pattern"},
-		"properties": map[string]any{
-			"pattern": prop("string", "Regular expression to search for (RE2/ripgrep syntax: escape literal braces and parentheses, e.g. `interface\\{\\}`, `func New\\(`).", "minLength", 1),
-			"path":    prop("string", "File or directory to search, absolute or relative to the working directory. Defaults to the working directory."),
-			"glob":    prop("string", "Only search files whose path matches this glob, e.g. `*.go`, `*.{ts,tsx}`, `src/**/*.py`; a leading `!` excludes instead. A glob without `/` matches file names at any depth."),
-			"type":    prop("string", "Only search files of this type (e.g. go, py, ts, rust, md).", "enum", typeNames()),
-			"output_mode": prop("string", "files_with_matches lists matching files; content shows matching lines; count gives matches per file.",
-				"enum", []string{string(modeFiles), string(modeContent), string(modeCount)}, "default", string(modeFiles)),
-			"-i":         prop("boolean", "Ignore case.", "default", false),
-			"-n":         prop("boolean", "Show line numbers (content mode only).", "default", true),
-			"-A":         prop("integer", fmt.Sprintf(ctxDesc, "after"), "minimum", 0),
-			"-B":         prop("integer", fmt.Sprintf(ctxDesc, "before"), "minimum", 0),
-			"-C":         prop("integer", fmt.Sprintf(ctxDesc, "before and after")+" -A and -B override it for their side.", "minimum", 0),
-			"multiline":  prop("boolean", "Let matches span lines: `.` then matches newlines and `\\n` may appear in the pattern.", "default", false),
-			"head_limit": prop("integer", "Show at most this many entries (files, or lines in content mode); 0 means no limit.", "minimum", 0, "default", defaultHeadLimit),
-			"offset":     prop("integer", "Skip this many entries first, to page through a long result.", "minimum", 0, "default", 0),
-		},
-	}
-	b, err := json.Marshal(doc)
+	types, err := json.Marshal(typeNames())
 	if err != nil {
 		panic(err)
 	}
-	return string(b)
+	return fmt.Sprintf(grepSchemaDoc, types, defaultHeadLimit)
 }
 
 // grepTarget names the path the call reads, for permission rules.

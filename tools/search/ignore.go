@@ -10,7 +10,7 @@ import (
 
 // This file decides which directory entries the Go walker visits, with
 // ripgrep's rules and precedence, so both engines search the same files:
-//  1. the glob filter (the `glob` input and a fixed `!.git`): a matching
+//  1. the glob filter (the `glob` input, then `!.git`): a matching
 //     glob includes or excludes the entry outright; a file that matches no
 //     including glob is excluded;
 //  2. ignore files (.rgignore, then .ignore, then .gitignore, then
@@ -266,12 +266,14 @@ type entryFilter struct {
 func newEntryFilter(glob, typ string) *entryFilter {
 	f := &entryFilter{}
 	if glob != "" {
-		if r, ok := parseRule(glob); ok {
-			f.globs = append(f.globs, r)
+		// "!.git" keeps .git out when the glob would include hidden
+		// entries; without a glob, .git is skipped as hidden.
+		for _, g := range []string{glob, "!.git"} {
+			if r, ok := parseRule(g); ok {
+				f.globs = append(f.globs, r)
+			}
 		}
 	}
-	git, _ := parseRule("!.git")
-	f.globs = append(f.globs, git)
 	for _, g := range f.globs {
 		if !g.negate {
 			f.whitelists++

@@ -87,9 +87,11 @@ func rgArgs(q *query) []string {
 		args = append(args, "--multiline", "--multiline-dotall")
 	}
 	if q.glob != "" {
-		args = append(args, "--glob="+q.glob)
+		// A glob can include hidden entries, so .git needs its own
+		// exclusion then; without one, .git is skipped as hidden, and an
+		// extra glob would cost a match per entry.
+		args = append(args, "--glob="+q.glob, "--glob=!.git")
 	}
-	args = append(args, "--glob=!.git")
 	if q.typ != "" {
 		for _, g := range fileTypes[q.typ] {
 			args = append(args, "--type-add="+rgTypeName+":"+g)

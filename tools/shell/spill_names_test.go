@@ -11,18 +11,11 @@ import (
 	"github.com/seed92b641c3/workbench/tools"
 )
 
-// TestCaptureSpillNamesAreUniqueAcrossProcesses shows a defect of
-// tools.Capture, reported to the owner of package tools rather than fixed
-// here: a spill file is named <UTC second>-<per-process counter>-<tool>.txt
-// and moved into place with os.Rename, which replaces an existing file. Two
-// Workbench processes sharing a spill directory (--spill-dir) that spill in
-// the same second get the same name, and the second rename silently
-// replaces the first process's evidence (H8), whose transcript then points
-// to a file with another sha256. It is skipped unless WB_CAPTURE_BUGS=1, so
-// it does not break this package's tests before the fix (for example a
-// random part in the name, or link(2) instead of rename so an existing
-// name fails and another is tried).
-func TestCaptureSpillNamesAreUniqueAcrossProcesses(t *testing.T) {
+// TestH08_SpillNamesAreUniqueAcrossProcesses runs several processes that
+// share one spill directory (--spill-dir) and spill in the same second: each
+// must keep its own file, so no transcript's sha256 ends up pointing at
+// another process's output.
+func TestH08_SpillNamesAreUniqueAcrossProcesses(t *testing.T) {
 	if dir := os.Getenv("WB_SPILL_CHILD"); dir != "" {
 		c := tools.NewCapture(&tools.Context{SpillDir: dir, MaxOutput: 10, Tool: "Bash"})
 		fmt.Fprintf(c, "output of process %d, longer than the cap", os.Getpid())
@@ -30,15 +23,12 @@ func TestCaptureSpillNamesAreUniqueAcrossProcesses(t *testing.T) {
 		fmt.Printf("SPILL %s %s\n", spill.Path, spill.SHA256)
 		return
 	}
-	if os.Getenv("WB_CAPTURE_BUGS") != "1" {
-		t.Skip("shows a known defect of tools.Capture; run with WB_CAPTURE_BUGS=1")
-	}
 	dir := t.TempDir()
 	var wg sync.WaitGroup
 	out := make([]string, 2)
 	for i := range out {
 		wg.Go(func() {
-			c := exec.Command(os.Args[0], "-test.run=^TestCaptureSpillNamesAreUniqueAcrossProcesses$")
+			c := exec.Command(os.Args[0], "-test.run=^TestH08_SpillNamesAreUniqueAcrossProcesses$")
 			c.Env = append(os.Environ(), "WB_SPILL_CHILD="+dir)
 			b, err := c.CombinedOutput()
 			if err != nil {
@@ -54,6 +44,9 @@ func TestCaptureSpillNamesAreUniqueAcrossProcesses(t *testing.T) {
 	wg.Wait()
 	p0, _, _ := strings.Cut(out[0], " ")
 	p1, _, _ := strings.Cut(out[1], " ")
+	if p0 == "" || p1 == "" {
+		t.Fatalf("a child did not report its spill: %q", out)
+	}
 	if p0 == p1 {
 		entries, _ := os.ReadDir(dir)
 		t.Errorf("two processes spilled to the same file %s; %d file(s) left, one record's sha256 no longer matches: %q", p0, len(entries), out)
