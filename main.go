@@ -10,9 +10,12 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // Exit statuses shared by every subcommand.
@@ -40,11 +43,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
-	default:
-		fmt.Fprintf(stderr, "workbench: unknown command %q\n\n", args[0])
-		usage(stderr)
-		return exitUsage
 	}
+	if strings.HasPrefix(args[0], "-") {
+		f, err := parseRunFlags(args, stderr)
+		if err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			fmt.Fprintf(stderr, "workbench: %v\n", err)
+			return exitUsage
+		}
+		if f.prompt == "" {
+			fmt.Fprintln(stderr, "workbench: the interactive UI is not built yet; run headless with -p PROMPT")
+			return exitUsage
+		}
+		return runHeadless(f, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "workbench: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return exitUsage
 }
 
 func usage(w io.Writer) {
@@ -54,6 +71,10 @@ Usage:
   workbench tool [flags] NAME [JSON]   run one tool call through the whole pipeline
                                        (JSON from stdin when omitted)
   workbench tools [--json]             list the tools with their safety metadata
+  workbench -p PROMPT [flags]          run the agent headless on one prompt
+       --output-format text|json|stream-json  --provider anthropic|openai|script
+       --model M  --base-url URL  --script FILE  --max-turns N  --continue
+       --resume ID  --answers FILE
   workbench help                       show this help
 
 Flags of 'workbench tool' (see 'workbench tool -h'):

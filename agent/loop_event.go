@@ -13,17 +13,17 @@ type EventKind string
 // What a session publishes while it runs. The UI and headless output are
 // both views of this stream.
 const (
-	EventTurnStart    EventKind = "turn_start"    // Turn
-	EventText         EventKind = "text"          // Text: a delta of the reply
-	EventThinking     EventKind = "thinking"      // Text: a delta of thinking
-	EventToolUse      EventKind = "tool_use"      // Call: input complete, queued to run
-	EventToolResult   EventKind = "tool_result"   // Call, Result
-	EventStage        EventKind = "stage"         // Stage
-	EventUsage        EventKind = "usage"         // Usage: totals so far
-	EventNotification EventKind = "notification"  // Text: injected for the model
-	EventNotice       EventKind = "notice"        // Text: for the person (retry, hook context)
-	EventAssistant    EventKind = "assistant"     // Message: a finished assistant message
-	EventDone         EventKind = "done"          // Outcome: the run ended
+	EventTurnStart    EventKind = "turn_start"   // Turn
+	EventText         EventKind = "text"         // Text: a delta of the reply
+	EventThinking     EventKind = "thinking"     // Text: a delta of thinking
+	EventToolUse      EventKind = "tool_use"     // Call: input complete, queued to run
+	EventToolResult   EventKind = "tool_result"  // Call, Result
+	EventStage        EventKind = "stage"        // Stage
+	EventUsage        EventKind = "usage"        // Usage: totals so far
+	EventNotification EventKind = "notification" // Text: injected for the model
+	EventNotice       EventKind = "notice"       // Text: for the person (retry, hook context)
+	EventAssistant    EventKind = "assistant"    // Message: a finished assistant message
+	EventDone         EventKind = "done"         // Outcome: the run ended
 )
 
 // Event is one thing that happened in a session.

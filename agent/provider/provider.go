@@ -158,11 +158,11 @@ const (
 // reason of its own (Anthropic's "pause_turn" or "refusal") that has no
 // equivalent elsewhere.
 const (
-	StopEndTurn      = "end_turn"
-	StopToolUse      = "tool_use"
-	StopMaxTokens    = "max_tokens"
-	StopSequence     = "stop_sequence"
-	StopRefusal      = "refusal"
+	StopEndTurn   = "end_turn"
+	StopToolUse   = "tool_use"
+	StopMaxTokens = "max_tokens"
+	StopSequence  = "stop_sequence"
+	StopRefusal   = "refusal"
 )
 
 // Event is one step of a streamed assistant message.

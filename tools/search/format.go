@@ -20,11 +20,15 @@ const (
 // page says what a rendered result holds, for the result's Meta.
 type page struct {
 	Engine string `json:"engine"`
-	Mode   string `json:"mode"`
-	Files  int    `json:"files"`
-	Total  int    `json:"total"`
-	Offset int    `json:"offset"`
-	Shown  int    `json:"shown"`
+	// Fallback says why ripgrep was not used although it was found.
+	Fallback string `json:"fallback,omitempty"`
+	Mode     string `json:"mode"`
+	Files    int    `json:"files"`
+	Total    int    `json:"total"`
+	Offset   int    `json:"offset"`
+	Shown    int    `json:"shown"`
+	// Partial says the search stopped at its memory bound (maxCollect).
+	Partial bool `json:"partial,omitempty"`
 }
 
 // comparePaths orders paths as a depth-first walk with sorted directory
@@ -51,10 +55,19 @@ func comparePaths(a, b string) int {
 }
 
 // render sorts the files, applies offset and head_limit to the entries
-// (files, or lines in content mode) and formats the page.
-func render(q *query, files []fileHits) (string, page) {
+// (files, or lines in content mode) and formats the page. partial adds a
+// notice that the search stopped before the end.
+func render(q *query, files []fileHits, partial bool) (string, page) {
 	slices.SortFunc(files, func(a, b fileHits) int { return comparePaths(a.path, b.path) })
-	pg := page{Mode: string(q.mode), Files: len(files), Offset: q.offset}
+	pg := page{Mode: string(q.mode), Files: len(files), Offset: q.offset, Partial: partial}
+	text := renderPage(q, files, &pg)
+	if partial {
+		text += fmt.Sprintf("\n\n[The search stopped after %d MiB of results, so they are incomplete; narrow it with a more specific pattern, path, glob or type.]", q.maxCollect>>20)
+	}
+	return text, pg
+}
+
+func renderPage(q *query, files []fileHits, pg *page) string {
 	unit := "files"
 	if q.mode == modeContent {
 		unit = "lines"
@@ -65,7 +78,7 @@ func render(q *query, files []fileHits) (string, page) {
 		pg.Total = len(files)
 	}
 	if pg.Total == 0 {
-		return noMatches, pg
+		return noMatches
 	}
 	from, to := min(q.offset, pg.Total), pg.Total
 	if q.headLimit > 0 {
@@ -73,7 +86,7 @@ func render(q *query, files []fileHits) (string, page) {
 	}
 	pg.Shown = to - from
 	if from == to {
-		return fmt.Sprintf("No results at offset=%d: there are %d %s in total.", q.offset, pg.Total, unit), pg
+		return fmt.Sprintf("No results at offset=%d: there are %d %s in total.", q.offset, pg.Total, unit)
 	}
 
 	var b strings.Builder
@@ -97,7 +110,7 @@ func render(q *query, files []fileHits) (string, page) {
 	if to < pg.Total {
 		out += fmt.Sprintf("\n\n[%d more %s not shown; continue with offset=%d]", pg.Total-to, unit, to)
 	}
-	return out, pg
+	return out
 }
 
 // writeLines formats content lines from..to (counted across files) as

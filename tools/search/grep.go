@@ -26,6 +26,11 @@ var grepPrompt string
 // see the shape of a result without flooding the conversation.
 const defaultHeadLimit = 250
 
+// maxCollect bounds the bytes of results an engine keeps for sorting. A
+// search that would keep more (a pattern like "." over a large tree) stops
+// there and says its result is incomplete, so it cannot exhaust memory.
+const maxCollect = 128 << 20
+
 type outputMode string
 
 const (
@@ -63,6 +68,7 @@ type query struct {
 	glob, typ     string
 	headLimit     int
 	offset        int
+	maxCollect    int // see maxCollect
 
 	workDir     string
 	root        string // absolute
@@ -77,7 +83,10 @@ func Grep() tools.Tool { return newGrep(findRipgrep) }
 
 // newGrep builds the tool with a ripgrep finder; one that returns "" forces
 // the Go engine.
-func newGrep(ripgrep func() string) tools.Tool {
+func newGrep(ripgrep func() string) tools.Tool { return newGrepLimited(ripgrep, maxCollect) }
+
+// newGrepLimited also sets how many bytes of results a search may keep.
+func newGrepLimited(ripgrep func() string, limit int) tools.Tool {
 	return tools.Build(tools.Spec{
 		Name: "Grep",
 		Description: "Search file contents with a regular expression (RE2/ripgrep syntax) under a " +
@@ -90,7 +99,7 @@ func newGrep(ripgrep func() string) tools.Tool {
 		Permission:      tools.AllowSelf,
 		Target:          grepTarget,
 		Run: func(ctx context.Context, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
-			return runGrep(ctx, input, tc, ripgrep())
+			return runGrep(ctx, input, tc, ripgrep(), limit)
 		},
 	})
 }
@@ -145,11 +154,12 @@ func grepTarget(input json.RawMessage, tc *tools.Context) permission.Target {
 	return permission.Target{Paths: []string{p}, Access: permission.AccessRead}
 }
 
-func runGrep(ctx context.Context, input json.RawMessage, tc *tools.Context, rg string) (tools.Result, error) {
-	q, m, msg := prepare(input, tc)
-	if msg != "" {
-		return tools.Error(msg), nil
+func runGrep(ctx context.Context, input json.RawMessage, tc *tools.Context, rg string, limit int) (tools.Result, error) {
+	q, m, err := prepare(input, tc)
+	if err != nil {
+		return tools.Error(err.Error()), nil
 	}
+	q.maxCollect = limit
 	if !q.rootIsDir {
 		// ripgrep searches a binary file named on its command line anyway,
 		// so both engines decide this here.
@@ -161,18 +171,18 @@ func runGrep(ctx context.Context, input json.RawMessage, tc *tools.Context, rg s
 			return tools.Text(noMatches + " (" + q.rootDisplay + " is a binary file)"), nil
 		}
 	}
-	engine := "go"
+	engine, fallback := "go", ""
 	var files []fileHits
-	var err error
+	var partial bool
 	if rg != "" {
 		engine = "ripgrep"
-		files, err = rgSearch(ctx, q, rg)
-		if errors.Is(err, errNoRipgrep) {
-			engine = "go"
+		files, partial, err = rgSearch(ctx, q, rg)
+		if errors.Is(err, errRipgrepUnusable) {
+			engine, fallback = "go", err.Error()
 		}
 	}
 	if engine == "go" {
-		files, err = walkSearch(ctx, q, m)
+		files, partial, err = walkSearch(ctx, q, m)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -180,22 +190,22 @@ func runGrep(ctx context.Context, input json.RawMessage, tc *tools.Context, rg s
 		}
 		return tools.Error(err.Error()), nil
 	}
-	text, pg := render(q, files)
-	pg.Engine = engine
+	text, pg := render(q, files, partial)
+	pg.Engine, pg.Fallback = engine, fallback
 	meta, _ := json.Marshal(pg)
 	text, spill := tools.CaptureText(tc, text)
 	return tools.Result{Text: text, Captured: true, Spill: spill, Meta: meta}, nil
 }
 
-// prepare resolves the input into a query and compiles the pattern. A
-// non-empty message is an error for the model.
-func prepare(input json.RawMessage, tc *tools.Context) (*query, *matcher, string) {
+// prepare resolves the input into a query and compiles the pattern. Its
+// errors are meant for the model.
+func prepare(input json.RawMessage, tc *tools.Context) (*query, *matcher, error) {
 	var in grepInput
 	if err := json.Unmarshal(input, &in); err != nil {
-		return nil, nil, "invalid input: " + err.Error()
+		return nil, nil, fmt.Errorf("invalid input: %w", err)
 	}
 	if in.Pattern == "" {
-		return nil, nil, "pattern: must not be empty"
+		return nil, nil, errors.New("pattern: must not be empty")
 	}
 	q := &query{
 		pattern:     in.Pattern,
@@ -213,10 +223,10 @@ func prepare(input json.RawMessage, tc *tools.Context) (*query, *matcher, string
 		q.mode = modeFiles
 	case modeFiles, modeContent, modeCount:
 	default:
-		return nil, nil, fmt.Sprintf("output_mode: %q is not one of files_with_matches, content, count", in.OutputMode)
+		return nil, nil, fmt.Errorf("output_mode: %q is not one of files_with_matches, content, count", in.OutputMode)
 	}
 	if q.typ != "" && fileTypes[q.typ] == nil {
-		return nil, nil, fmt.Sprintf("type: unknown file type %q (known: %s)", q.typ, strings.Join(typeNames(), ", "))
+		return nil, nil, fmt.Errorf("type: unknown file type %q (known: %s)", q.typ, strings.Join(typeNames(), ", "))
 	}
 	if in.HeadLimit != nil {
 		q.headLimit = max(*in.HeadLimit, 0)
@@ -235,25 +245,29 @@ func prepare(input json.RawMessage, tc *tools.Context) (*query, *matcher, string
 
 	m, err := compile(in.Pattern, in.IgnoreCase, in.Multiline)
 	if err != nil {
-		return nil, nil, err.Error()
+		return nil, nil, err
 	}
 
 	wd := tc.WorkDir
 	if wd == "" {
 		if wd, err = os.Getwd(); err != nil {
-			return nil, nil, "no working directory: " + err.Error()
+			return nil, nil, fmt.Errorf("no working directory: %w", err)
 		}
 	}
 	c := *tc
 	c.WorkDir = wd
 	q.workDir, q.root = wd, c.Abs(in.Path)
+	name := in.Path
+	if name == "" {
+		name = wd
+	}
 	st, err := os.Stat(q.root)
 	if err != nil {
-		return nil, nil, fmt.Sprintf("path %s: %v", in.Path, errors.Unwrap(err))
+		return nil, nil, fmt.Errorf("path %s: %v", name, errors.Unwrap(err))
 	}
 	q.rootIsDir = st.IsDir()
 	if !q.rootIsDir && !st.Mode().IsRegular() {
-		return nil, nil, fmt.Sprintf("path %s is not a regular file or directory", in.Path)
+		return nil, nil, fmt.Errorf("path %s is not a regular file or directory", name)
 	}
 	// Paths are shown relative to the working directory when inside it.
 	// ripgrep runs there and gets the same relative root, so it prints
@@ -266,7 +280,7 @@ func prepare(input json.RawMessage, tc *tools.Context) (*query, *matcher, string
 	} else {
 		q.rgPath, q.rootDisplay = q.root, q.root
 	}
-	return q, m, ""
+	return q, m, nil
 }
 
 // isBinary reports whether a file has a NUL byte, the test both engines use.

@@ -411,3 +411,53 @@ func TestFallsBackWhenRipgrepCannotStart(t *testing.T) {
 		t.Errorf("got %q (error %v), want the Go engine's answer", res.Text, res.IsError)
 	}
 }
+
+func TestFallsBackWhenRipgrepRefusesThePattern(t *testing.T) {
+	t.Parallel()
+	rg := findRipgrep()
+	if rg == "" {
+		t.Skip("rg is not installed")
+	}
+	root := writeTree(t, map[string]string{"a.txt": "x needle( y\n"})
+	// \Q...\E quotes text in RE2; ripgrep's regex syntax has no such thing.
+	res := call(t, newGrep(func() string { return rg }), &tools.Context{WorkDir: root},
+		`{"pattern":"\\Qneedle(\\E","output_mode":"content"}`)
+	var pg page
+	if err := json.Unmarshal(res.Meta, &pg); err != nil {
+		t.Fatal(err)
+	}
+	if res.Text != "a.txt:1:x needle( y" || pg.Engine != "go" || !strings.Contains(pg.Fallback, "ripgrep") {
+		t.Errorf("got %q from %s (fallback %q), want the Go engine's answer", res.Text, pg.Engine, pg.Fallback)
+	}
+}
+
+func TestSearchStopsAtItsMemoryBound(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for i := range 40 {
+		files["f"+strconv.Itoa(i)+".txt"] = strings.Repeat("needle "+strings.Repeat("z", 200)+"\n", 25)
+	}
+	root := writeTree(t, files)
+	engines := map[string]func() string{"go": goEngine}
+	if rg := findRipgrep(); rg != "" {
+		engines["ripgrep"] = func() string { return rg }
+	}
+	for name, engine := range engines {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			tool := newGrepLimited(engine, 16<<10)
+			res := call(t, tool, &tools.Context{WorkDir: root, MaxOutput: 1 << 20},
+				`{"pattern":"needle","output_mode":"content","head_limit":0}`)
+			var pg page
+			if err := json.Unmarshal(res.Meta, &pg); err != nil {
+				t.Fatal(err)
+			}
+			if !pg.Partial || !strings.Contains(res.Text, "The search stopped") {
+				t.Fatalf("a search over its bound was not marked partial: %+v", pg)
+			}
+			if pg.Total == 0 || pg.Total >= 40*25 {
+				t.Errorf("kept %d lines, want some but fewer than all %d", pg.Total, 40*25)
+			}
+		})
+	}
+}

@@ -232,15 +232,15 @@ func readRules(path string) []globRule {
 // ancestorNodes builds the chain for the directories above root, from the
 // file system root down, since ripgrep honours their ignore files too.
 func ancestorNodes(root string) *ignoreNode {
+	if filepath.Dir(root) == root {
+		return nil // the file system root has no ancestors
+	}
 	var dirs []string
 	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
 		dirs = append(dirs, d)
 		if filepath.Dir(d) == d {
 			break
 		}
-	}
-	if root == filepath.Dir(root) {
-		return nil
 	}
 	var n *ignoreNode
 	for i := len(dirs) - 1; i >= 0; i-- {

@@ -10,9 +10,11 @@ import (
 	"time"
 )
 
-// errNoRipgrep means the ripgrep binary could not be started; the caller
-// falls back to the Go engine.
-var errNoRipgrep = errors.New("ripgrep could not be started")
+// errRipgrepUnusable means ripgrep could not be started or refused the
+// search (its regex syntax is not quite RE2's: \Q...\E, for one, is RE2
+// only); the caller falls back to the Go engine, which has already accepted
+// the pattern.
+var errRipgrepUnusable = errors.New("ripgrep could not answer")
 
 // rgTypeName names the file type built from our table for one search.
 const rgTypeName = "wbsel"
@@ -32,33 +34,71 @@ func findRipgrep() string {
 // rgSearch is the ripgrep engine. It asks for machine-readable output (a NUL
 // after each path, line numbers always) and parses it into the same
 // per-file results as the Go engine; sorting and formatting are shared.
-func rgSearch(ctx context.Context, q *query, rg string) ([]fileHits, error) {
-	cmd := exec.CommandContext(ctx, rg, rgArgs(q)...)
+func rgSearch(ctx context.Context, q *query, rg string) (files []fileHits, partial bool, err error) {
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	cmd := exec.CommandContext(runCtx, rg, rgArgs(q)...)
 	cmd.Dir = q.workDir
-	var out bytes.Buffer
+	out := &cappedBuffer{max: q.maxCollect, stop: stop}
 	stderr := &tailBuffer{max: 4 << 10}
-	cmd.Stdout = &out
+	cmd.Stdout = out
 	cmd.Stderr = stderr
 	cmd.WaitDelay = rgWaitDelay
-	err := cmd.Run()
+	err = cmd.Run()
 	if ctxErr := ctx.Err(); ctxErr != nil {
-		return nil, ctxErr
+		return nil, false, ctxErr
+	}
+	if out.full {
+		// Stopped at the cap: keep the complete lines received.
+		data := out.Bytes()
+		if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+			return parseRg(data[:i+1], q.mode), true, nil
+		}
+		return nil, true, nil
 	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
 	case errors.As(err, &exit) && exit.ExitCode() == 1:
-		return nil, nil // no match
+		return nil, false, nil // no match
 	case errors.As(err, &exit) && exit.ExitCode() == 2 && out.Len() > 0:
 		// Some files could not be read; what was found still counts, as
 		// in the Go engine, which skips unreadable files.
 	case errors.As(err, &exit):
-		return nil, fmt.Errorf("ripgrep failed (%v): %s", err, strings.TrimSpace(stderr.String()))
+		return nil, false, fmt.Errorf("%w: %v: %s", errRipgrepUnusable, err, strings.TrimSpace(stderr.String()))
 	default:
-		return nil, fmt.Errorf("%w: %v", errNoRipgrep, err)
+		return nil, false, fmt.Errorf("%w: %v", errRipgrepUnusable, err)
 	}
-	return parseRg(out.Bytes(), q.mode), nil
+	return parseRg(out.Bytes(), q.mode), false, nil
 }
+
+// cappedBuffer collects ripgrep's output up to max bytes, then stops the
+// process. Only the goroutine copying the output writes to it; it is read
+// after the process has been waited for.
+// The buffer is a field, not embedded: an embedded bytes.Buffer would bring
+// its ReadFrom, which io.Copy prefers to Write, and the cap would be skipped.
+type cappedBuffer struct {
+	buf  bytes.Buffer
+	max  int
+	full bool
+	stop func()
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if c.full {
+		return len(p), nil
+	}
+	if room := c.max - c.buf.Len(); len(p) > room {
+		c.buf.Write(p[:room])
+		c.full = true
+		c.stop()
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
+
+func (c *cappedBuffer) Bytes() []byte { return c.buf.Bytes() }
+func (c *cappedBuffer) Len() int      { return c.buf.Len() }
 
 // rgArgs turns a query into ripgrep flags. Everything that could make
 // ripgrep differ from the Go engine is pinned: no config file, no global

@@ -22,6 +22,11 @@ type fileHits struct {
 	lines []hit
 }
 
+// size estimates the memory a result holds.
+func (h *fileHits) size() int64 {
+	return int64(len(h.path) + cap(h.data) + 32*len(h.lines) + 64)
+}
+
 func (h *fileHits) add(line []byte, num int, match bool) {
 	start := len(h.data)
 	h.data = append(h.data, line...)
@@ -53,16 +58,16 @@ type scanner struct {
 // scan searches one file. ok is false when the file is binary, unreadable or
 // has no match.
 func (s *scanner) scan(path, display string) (h fileHits, ok bool) {
-	text, err := s.read(path)
-	if err != nil || !text {
-		return h, false
-	}
-	buf := s.buf
 	defer func() {
 		if cap(s.buf) > keepBuffer {
 			s.buf = nil
 		}
 	}()
+	text, err := s.read(path)
+	if err != nil || !text {
+		return h, false
+	}
+	buf := s.buf
 	first := s.q.mode == modeFiles
 	found, matches := s.m.lines(buf, s.found[:0], first)
 	s.found = found

@@ -14,16 +14,17 @@ const batchSize = 32
 
 // walkSearch is the Go engine: it searches the tree under q.root with one
 // worker per CPU and returns what each matching file gave, unsorted.
-func walkSearch(ctx context.Context, q *query, m *matcher) ([]fileHits, error) {
+// partial reports a search stopped at q.maxCollect.
+func walkSearch(ctx context.Context, q *query, m *matcher) (files []fileHits, partial bool, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !q.rootIsDir {
 		s := &scanner{q: q, m: m}
 		if h, ok := s.scan(q.root, q.rootDisplay); ok {
-			return []fileHits{h}, nil
+			return []fileHits{h}, false, nil
 		}
-		return nil, nil
+		return nil, false, nil
 	}
 	w := &walker{q: q, m: m, filter: newEntryFilter(q.glob, q.typ)}
 	w.cond = sync.NewCond(&w.mu)
@@ -39,13 +40,12 @@ func walkSearch(ctx context.Context, q *query, m *matcher) ([]fileHits, error) {
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	var all []fileHits
 	for _, f := range found {
-		all = append(all, f...)
+		files = append(files, f...)
 	}
-	return all, nil
+	return files, w.full.Load(), nil
 }
 
 // job is a directory to list or a batch of files to search.
@@ -69,6 +69,8 @@ type walker struct {
 	stack   []job
 	pending int
 	stopped atomic.Bool
+	kept    atomic.Int64 // bytes of results kept, against q.maxCollect
+	full    atomic.Bool  // the walk stopped at q.maxCollect
 }
 
 func (w *walker) push(j job) {
@@ -130,6 +132,10 @@ func (w *walker) work() []fileHits {
 			}
 			if h, ok := s.scan(f.path, f.display); ok {
 				out = append(out, h)
+				if w.kept.Add(h.size()) > int64(w.q.maxCollect) {
+					w.full.Store(true)
+					w.halt()
+				}
 			}
 		}
 		w.finish()

@@ -72,7 +72,7 @@ func runSleep(ctx context.Context, input json.RawMessage, _ *tools.Context) (too
 	select {
 	case <-timer.C:
 		return tools.Text("Slept for " + seconds(want) + "."), nil
-	case <-make(chan struct{}):
+	case <-ctx.Done():
 		return tools.Text(fmt.Sprintf("Woke early after %s of the %s asked for: the wait was interrupted.", seconds(time.Since(start)), seconds(want))), nil
 	}
 }

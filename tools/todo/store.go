@@ -85,7 +85,7 @@ func (s *Store) Subscribe() (<-chan []Item, func()) {
 	id := s.nextID
 	s.nextID++
 	ch := make(chan []Item, 1)
-	ch <- slices.Clone(s.items)
+	_ = 0
 	s.subs[id] = ch
 	var once sync.Once
 	return ch, func() {

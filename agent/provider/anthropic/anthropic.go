@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -101,11 +102,30 @@ func New(o Options) (*Provider, error) {
 	if o.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(o.APIKey))
 	}
-	if o.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(o.HTTPClient))
+	hc := o.HTTPClient
+	if hc == nil {
+		hc = defaultHTTPClient()
 	}
+	opts = append(opts, option.WithHTTPClient(hc))
 	p.client = sdk.NewClient(opts...)
 	return p, nil
+}
+
+// responseHeaderTimeout bounds the wait for a server that accepted the
+// connection but never answers. Streams send their headers at once, and the
+// body has no limit, so long replies are not cut.
+const responseHeaderTimeout = 10 * time.Minute
+
+// defaultHTTPClient stands in for the SDK's default client, which is skipped
+// along with its environment defaults.
+func defaultHTTPClient() *http.Client {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return &http.Client{}
+	}
+	t = t.Clone()
+	t.ResponseHeaderTimeout = responseHeaderTimeout
+	return &http.Client{Transport: t}
 }
 
 // Name returns "anthropic".

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -42,23 +43,30 @@ func (p *Provider) classify(ctx context.Context, err error) error {
 
 func (p *Provider) apiError(apiErr *sdk.Error) *provider.Error {
 	msg := apiErr.Message
-	if msg == "" {
-		msg = strings.TrimSpace(apiErr.RawJSON())
-	}
 	var header http.Header
 	if apiErr.Response != nil {
 		header = apiErr.Response.Header
+		if msg == "" {
+			msg = bodyText(apiErr.Response)
+		}
 	}
-	e := provider.StatusError(Name, apiErr.StatusCode, header, msg)
-	e.Err = apiErr
-	switch {
-	case apiErr.Code == "insufficient_quota" || apiErr.Type == "insufficient_quota":
+	e := p.statusError(apiErr.StatusCode, header, msg, apiErr)
+	if apiErr.Code == "insufficient_quota" || apiErr.Type == "insufficient_quota" {
 		// A 429 that waiting will not fix.
 		e.Retryable = false
 		e.Hint = "the account is out of credit; check its plan and billing"
+	}
+	return e
+}
+
+// statusError classifies an HTTP error status and adds a hint.
+func (p *Provider) statusError(status int, header http.Header, msg string, cause error) *provider.Error {
+	e := provider.StatusError(Name, status, header, msg)
+	e.Err = cause
+	switch {
 	case e.Kind == provider.ErrorAuth:
 		e.Hint = "set " + EnvAPIKey + " to a valid key"
-	case apiErr.StatusCode == http.StatusNotFound:
+	case status == http.StatusNotFound:
 		e.Hint = "check the model name (--model)"
 		if p.customURL {
 			e.Hint += " and " + EnvBaseURL
@@ -99,4 +107,36 @@ func streamError(se *ssestream.StreamError) *provider.Error {
 		e.Kind, e.Retryable = provider.ErrorServer, true
 	}
 	return e
+}
+
+// maxErrorBody caps how much of an error body goes into a message.
+const maxErrorBody = 512
+
+// bodyText returns the start of an error response's body, for servers that
+// answer in plain text or in a JSON shape the SDK does not parse.
+func bodyText(resp *http.Response) string {
+	if resp == nil || resp.Body == nil {
+		return ""
+	}
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	// Compatible servers put the message in different places:
+	// {"error": "..."}, {"message": "..."} (vLLM), {"detail": "..."}.
+	var shapes struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  string          `json:"detail"`
+	}
+	if json.Unmarshal(b, &shapes) == nil {
+		var s string
+		if json.Unmarshal(shapes.Error, &s) == nil && s != "" {
+			return s
+		}
+		if shapes.Message != "" {
+			return shapes.Message
+		}
+		if shapes.Detail != "" {
+			return shapes.Detail
+		}
+	}
+	return strings.TrimSpace(string(b))
 }

@@ -5,6 +5,7 @@ package openai
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -117,9 +118,15 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) (provider.S
 	if err != nil {
 		return nil, err
 	}
-	st := p.client.Chat.Completions.NewStreaming(ctx, params)
+	// The response is kept for errors the SDK cannot parse (a proxy's
+	// error page, {"error": "text"}), which would otherwise lose the status.
+	var resp *http.Response
+	st := p.client.Chat.Completions.NewStreaming(ctx, params, option.WithResponseInto(&resp))
 	if err := st.Err(); err != nil {
 		_ = st.Close()
+		if ctx.Err() == nil && resp != nil && resp.StatusCode >= 400 && !errors.As(err, new(*sdk.Error)) {
+			return nil, p.statusError(resp.StatusCode, resp.Header, bodyText(resp), err)
+		}
 		return nil, p.classify(ctx, err)
 	}
 	return newStream(ctx, p, st), nil

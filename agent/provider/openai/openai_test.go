@@ -495,3 +495,28 @@ func TestCancellingTheContextStopsTheStream(t *testing.T) {
 		t.Errorf("err = %v, want context.Canceled", s.Err())
 	}
 }
+
+func TestErrorsInOtherShapesKeepTheirStatusAndMessage(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		status int
+		body   string
+		kind   provider.ErrorKind
+		want   string
+	}{
+		{"an error that is a bare string", 401, `{"error":"bad key"}`, provider.ErrorAuth, "openai: authentication failed (HTTP 401): bad key; set OPENAI_API_KEY to a valid key"},
+		{"a vLLM error object", 404, `{"object":"error","message":"The model llama9 does not exist.","type":"NotFoundError","param":null,"code":404}`, provider.ErrorBadRequest, "openai: request rejected (HTTP 404): The model llama9 does not exist.; check the model name (--model) and OPENAI_BASE_URL"},
+		{"a plain text page", 502, "Bad Gateway\n", provider.ErrorServer, "openai: server error (HTTP 502): Bad Gateway"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := replay.New(t, replay.Response{Status: tc.status, Body: tc.body, Header: map[string]string{"Content-Type": "text/plain"}})
+			_, err := newProvider(t, srv.URL).Stream(context.Background(), hi)
+			pe := asError(t, err)
+			if pe.Kind != tc.kind || pe.Status != tc.status || pe.Error() != tc.want {
+				t.Errorf("error = %q (%s), want %q (%s)", pe.Error(), pe.Kind, tc.want, tc.kind)
+			}
+		})
+	}
+}

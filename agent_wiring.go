@@ -1,0 +1,288 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/seed92b641c3/workbench/agent"
+	"github.com/seed92b641c3/workbench/agent/provider"
+	"github.com/seed92b641c3/workbench/agent/provider/anthropic"
+	"github.com/seed92b641c3/workbench/agent/provider/openai"
+	"github.com/seed92b641c3/workbench/agent/provider/script"
+	"github.com/seed92b641c3/workbench/hooks"
+	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/tools"
+	"github.com/seed92b641c3/workbench/tools/askuser"
+	"github.com/seed92b641c3/workbench/tools/deferred"
+	"github.com/seed92b641c3/workbench/tools/memory"
+	"github.com/seed92b641c3/workbench/tools/plan"
+	"github.com/seed92b641c3/workbench/tools/skill"
+	"github.com/seed92b641c3/workbench/tools/sleep"
+	"github.com/seed92b641c3/workbench/tools/todo"
+)
+
+// modelFlags choose the model; they mean the same headless and in the TUI.
+type modelFlags struct {
+	provider string
+	model    string
+	baseURL  string
+	script   string
+	maxTurns int
+	cont     bool
+	resume   string
+	answers  string
+}
+
+func (m *modelFlags) register(fs flagSet) {
+	fs.StringVar(&m.provider, "provider", "", "model `backend`: anthropic, openai or script (default: from settings or the environment; the built-in demo without a key)")
+	fs.StringVar(&m.model, "model", "", "model `id`")
+	fs.StringVar(&m.baseURL, "base-url", "", "API base `URL` (a proxy, Ollama, vLLM, llama.cpp, LM Studio, OpenRouter...)")
+	fs.StringVar(&m.script, "script", "", "play a scripted session from `file` (implies --provider script)")
+	fs.IntVar(&m.maxTurns, "max-turns", 0, "stop after this many model turns (0: no limit)")
+	fs.BoolVar(&m.cont, "continue", false, "continue the latest session of this project")
+	fs.StringVar(&m.resume, "resume", "", "resume the session with this `id`")
+	fs.StringVar(&m.answers, "answers", "", "answer AskUserQuestion from this JSON `file` (headless)")
+}
+
+// flagSet is the part of flag.FlagSet the flag groups use.
+type flagSet interface {
+	StringVar(p *string, name, value, usage string)
+	IntVar(p *int, name string, value int, usage string)
+	BoolVar(p *bool, name string, value bool, usage string)
+}
+
+// chooseProvider picks the model backend: flags, then settings, then the
+// environment; with nothing configured, the built-in demo script, so a
+// first run shows every part of Workbench without a key.
+func chooseProvider(h *harness, m *modelFlags) (provider.Provider, error) {
+	name := m.provider
+	if name == "" && m.script != "" {
+		name = "script"
+	}
+	if name == "" {
+		name = h.settings.Provider
+	}
+	baseURL := m.baseURL
+	if baseURL == "" {
+		baseURL = h.settings.BaseURL
+	}
+	model := m.model
+	if model == "" {
+		model = h.settings.Model
+	}
+	if name == "" {
+		switch {
+		case os.Getenv("ANTHROPIC_API_KEY") != "" || os.Getenv("ANTHROPIC_BASE_URL") != "":
+			name = "anthropic"
+		case os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("OPENAI_BASE_URL") != "":
+			name = "openai"
+		default:
+			return script.New(script.Demo()), nil
+		}
+	}
+	retry := provider.RetryPolicy{}
+	switch name {
+	case "anthropic":
+		p, err := anthropic.New(anthropic.FromEnv(anthropic.Options{BaseURL: baseURL, Model: model}))
+		if err != nil {
+			return nil, err
+		}
+		return provider.WithRetry(p, retry), nil
+	case "openai":
+		p, err := openai.New(openai.FromEnv(openai.Options{BaseURL: baseURL, Model: model}))
+		if err != nil {
+			return nil, err
+		}
+		return provider.WithRetry(p, retry), nil
+	case "script":
+		if m.script == "" {
+			return script.New(script.Demo()), nil
+		}
+		sc, err := script.Load(m.script)
+		if err != nil {
+			return nil, err
+		}
+		return script.New(sc), nil
+	default:
+		return nil, fmt.Errorf("--provider %q: use anthropic, openai or script", name)
+	}
+}
+
+// agentSession is a running agent session with what it was built from.
+type agentSession struct {
+	*session
+	agent    *agent.Session
+	todos    *todo.Store
+	restored *agent.Restored
+	notes    []string // things the person should know at start (H12)
+}
+
+// sessionOptions are the parts that differ between headless and the TUI.
+type sessionOptions struct {
+	approver agent.Approver
+	asker    askuser.Asker
+	publish  func(agent.Event)
+	trace    *traceWriter
+}
+
+// openAgent builds a whole agent session: provider, state directory (new or
+// resumed), tools, pipeline and loop.
+func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, error) {
+	prov, err := chooseProvider(h, m)
+	if err != nil {
+		return nil, err
+	}
+	root := agent.StateRoot()
+	agent.ApplyRetention(root, h.settings.Retention.MaxAgeDays, h.settings.Retention.MaxTotalMB)
+	var restored *agent.Restored
+	id := ""
+	switch {
+	case m.resume != "":
+		id = m.resume
+	case m.cont:
+		if id, err = agent.LatestSession(root, h.projectDir); err != nil {
+			return nil, fmt.Errorf("--continue: %w", err)
+		}
+	}
+	if id != "" {
+		if restored, err = agent.LoadSession(root, id); err != nil {
+			return nil, err
+		}
+	} else {
+		id = agent.NewSessionID()
+	}
+	dir, err := agent.CreateSessionDir(root, id)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := agent.OpenTranscript(dir.Transcript())
+	if err != nil {
+		return nil, err
+	}
+	as := &agentSession{session: &session{dir: dir, transcript: tr}, todos: &todo.Store{}, restored: restored}
+	if restored == nil {
+		tr.Append(agent.EntrySession, map[string]any{"id": id, "cwd": h.projectDir, "mode": h.mode.Get(), "provider": prov.Name()})
+	} else {
+		tr.Append(agent.EntryNotice, map[string]any{"resumed": true})
+		if restored.Truncated {
+			as.notes = append(as.notes, "The transcript was cut off mid-entry (the last run ended abruptly); the session was restored up to its last whole entry.")
+		}
+	}
+
+	defer_ := deferred.New(h.settings.DeferredTools)
+	defer_.OnUnlock(func(names []string) { tr.Append(agent.EntryUnlock, map[string]any{"tools": names}) })
+	if restored != nil {
+		defer_.Restore(restored.Unlocks...)
+		for _, g := range restored.Grants {
+			h.policy.Grant(g)
+		}
+	}
+
+	reg := builtinTools()
+	reg.Add(todo.TodoWrite(as.todos))
+	reg.Add(askuser.AskUserQuestion(o.asker))
+	planCtl := &plan.Controller{Mode: h.mode.Get, SetMode: h.mode.Set, Approve: planApprover(o.approver)}
+	reg.Add(plan.EnterPlanMode(planCtl))
+	reg.Add(plan.ExitPlanMode(planCtl))
+	skills, skillErrs := skill.Load(skill.DefaultDirs(h.projectDir)...)
+	for _, e := range skillErrs {
+		as.notes = append(as.notes, "skill: "+e.Error())
+	}
+	skills.OnInvoke = func(sk skill.Skill) string {
+		if len(sk.Unlocks) == 0 {
+			return ""
+		}
+		var names []string
+		for _, name := range reg.Names() {
+			for _, pat := range sk.Unlocks {
+				if ok, _ := filepath.Match(pat, name); ok || pat == name {
+					names = append(names, name)
+				}
+			}
+		}
+		if added := defer_.Unlock(names...); len(added) > 0 {
+			return "Unlocked tools: " + strings.Join(added, ", ")
+		}
+		return ""
+	}
+	reg.Add(skill.Tool(skills))
+	mem := memory.DefaultStore(h.projectDir)
+	reg.Add(memory.Recall(mem))
+	reg.Add(memory.Record(mem))
+	reg.Add(sleep.Sleep())
+	if defer_.Any() {
+		reg.Add(deferred.Search(reg, defer_))
+		reg.Add(deferred.Execute(reg, defer_))
+	}
+
+	publish := o.publish
+	if publish == nil {
+		publish = func(agent.Event) {}
+	}
+	p := &agent.Pipeline{
+		Tools: reg, Policy: h.policy, Mode: h.mode.Get, Hooks: h.hooks, Approver: o.approver,
+		Visible: defer_.Visible, Runnable: defer_.Runnable,
+		WorkDir: h.projectDir, SessionID: id, TranscriptPath: dir.Transcript(),
+		SpillDir: dir.Spill(), MaxOutput: h.maxOutput, Env: h.settings.Environ(),
+		OnSpill: func(s tools.Spill) { tr.Append(agent.EntrySpill, s) },
+		OnGrant: func(rule string) { tr.Append(agent.EntryGrant, map[string]string{"rule": rule}) },
+		Observe: func(ev agent.StageEvent) {
+			tr.Append(agent.EntryStage, ev)
+			if o.trace != nil {
+				o.trace.write(ev)
+			}
+			publish(agent.Event{Kind: agent.EventStage, Stage: &ev})
+		},
+	}
+	if h.hooks != nil {
+		h.hooks.Observe(func(in hooks.Input, out hooks.Outcome) { tr.Append(agent.EntryHook, hookRecord(in, out)) })
+	}
+	as.pipeline = p
+	facts := agent.GatherFacts(context.Background(), h.projectDir)
+	for _, n := range reg.Names() {
+		if defer_.Deferred(n) {
+			facts.Deferred = append(facts.Deferred, n)
+		}
+	}
+	hist := restoredHistory(restored)
+	as.agent = agent.NewSession(agent.Config{
+		Provider: prov, Model: m.model, Pipeline: p, Deferred: defer_,
+		System: agent.SystemPrompt(facts), MaxTurns: m.maxTurns,
+		Transcript: tr, Publish: publish,
+	}, id, hist)
+	reg.Add(as.agent.AgentTool(agent.DefaultAgents()))
+	return as, nil
+}
+
+// planApprover routes ExitPlanMode through the approval path, so the person
+// reviews a plan in the same dialog as any risky call.
+func planApprover(a agent.Approver) func(ctx context.Context, plan string) (bool, string) {
+	if a == nil {
+		return nil
+	}
+	return func(ctx context.Context, text string) (bool, string) {
+		r := a.Approve(ctx, agent.ApprovalRequest{
+			CallID: "plan", Tool: "ExitPlanMode",
+			Decision: permission.Decision{Behavior: permission.Ask, Message: text, Rule: "plan"},
+		})
+		return r.Approved, r.Feedback
+	}
+}
+
+func restoredHistory(r *agent.Restored) []provider.Message {
+	if r == nil {
+		return nil
+	}
+	return r.History
+}
+
+// writeNotes prints start-up notes (misconfiguration, H12) for headless runs.
+func writeNotes(w io.Writer, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintln(w, "workbench: "+n)
+	}
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/seed92b641c3/workbench/agent"
+	"github.com/seed92b641c3/workbench/tools/askuser"
+)
+
+// runFlags are the flags of a session run: headless with -p, or the TUI.
+type runFlags struct {
+	commonFlags
+	modelFlags
+	prompt       string
+	outputFormat string
+}
+
+func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
+	fs := flag.NewFlagSet("workbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f runFlags
+	f.commonFlags.register(fs)
+	f.modelFlags.register(fs)
+	fs.StringVar(&f.prompt, "p", "", "run headless with this `prompt` and exit")
+	fs.StringVar(&f.prompt, "print", "", "same as -p")
+	fs.StringVar(&f.outputFormat, "output-format", "text", "headless output: text, json or stream-json")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: workbench [flags] [-p PROMPT]\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q (quote the prompt: -p \"...\")", fs.Arg(0))
+	}
+	switch f.outputFormat {
+	case "text", "json", "stream-json":
+	default:
+		return nil, fmt.Errorf("--output-format %q: use text, json or stream-json", f.outputFormat)
+	}
+	return &f, nil
+}
+
+// runHeadless is `workbench -p PROMPT`: one run of the loop with nobody to
+// ask. An ask becomes a denial the model sees; it never waits.
+func runHeadless(f *runFlags, stdout, stderr io.Writer) int {
+	h, err := setup(&f.commonFlags)
+	if err != nil {
+		fmt.Fprintf(stderr, "workbench: %v\n", err)
+		return exitUsage
+	}
+	var asker askuser.Asker
+	if f.answers != "" {
+		a, err := askuser.LoadAnswers(f.answers)
+		if err != nil {
+			fmt.Fprintf(stderr, "workbench: --answers: %v\n", err)
+			return exitUsage
+		}
+		asker = a
+	}
+	out := newHeadlessOutput(f.outputFormat, f.trace, stdout)
+	var trace *traceWriter
+	if f.trace && f.outputFormat != "stream-json" {
+		trace = newTraceWriter(stderr)
+	}
+	as, err := openAgent(h, &f.modelFlags, sessionOptions{approver: agent.Headless{}, asker: asker, publish: out.event, trace: trace})
+	if err != nil {
+		fmt.Fprintf(stderr, "workbench: %v\n", err)
+		return exitUsage
+	}
+	writeNotes(stderr, as.notes)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	result := as.agent.Prompt(ctx, f.prompt)
+	reason := "exit"
+	if ctx.Err() != nil {
+		reason = "signal"
+	}
+	as.agent.Close(reason)
+	as.transcript.Close()
+	out.finish(result)
+	if result.Err != nil {
+		fmt.Fprintf(stderr, "workbench: %v\n", result.Err)
+	}
+	switch result.StopReason {
+	case agent.StopCompleted, agent.StopHookPrevented:
+		return exitOK
+	default:
+		return exitError
+	}
+}
+
+// headlessOutput renders session events in the chosen format.
+type headlessOutput struct {
+	format string
+	trace  bool
+	w      *traceWriter
+	raw    io.Writer
+	// text collects reply text until a tool call or the end of the
+	// message, so stream-json shows text and calls in the order they came.
+	text strings.Builder
+}
+
+func newHeadlessOutput(format string, trace bool, w io.Writer) *headlessOutput {
+	return &headlessOutput{format: format, trace: trace, w: newTraceWriter(w), raw: w}
+}
+
+// event prints stream-json lines as things happen.
+func (o *headlessOutput) event(ev agent.Event) {
+	if o.format != "stream-json" {
+		return
+	}
+	switch ev.Kind {
+	case agent.EventText:
+		o.text.WriteString(ev.Text)
+	case agent.EventAssistant, agent.EventDone:
+		o.flushText()
+	case agent.EventToolUse:
+		o.flushText()
+		o.w.write(map[string]any{"type": "tool_use", "id": ev.Call.ID, "name": ev.Call.Name, "input": json.RawMessage(nonEmpty(ev.Call.Input))})
+	case agent.EventToolResult:
+		o.w.write(map[string]any{"type": "tool_result", "tool_use_id": ev.Call.ID, "is_error": ev.Result.IsError, "content": ev.Result.Text})
+	case agent.EventStage:
+		if o.trace {
+			o.w.write(struct {
+				Type string `json:"type"`
+				*agent.StageEvent
+			}{"stage", ev.Stage})
+		}
+	case agent.EventNotification:
+		o.w.write(map[string]any{"type": "notification", "text": ev.Text})
+	case agent.EventNotice:
+		o.w.write(map[string]any{"type": "notice", "text": ev.Text})
+	}
+}
+
+func (o *headlessOutput) flushText() {
+	if o.text.Len() > 0 {
+		o.w.write(map[string]any{"type": "text", "text": o.text.String()})
+		o.text.Reset()
+	}
+}
+
+func (o *headlessOutput) finish(r agent.Outcome) {
+	switch o.format {
+	case "text":
+		text := r.Text
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		fmt.Fprint(o.raw, text)
+	default:
+		v := map[string]any{"type": "result", "stop_reason": r.StopReason, "turns": r.Turns,
+			"session_id": r.SessionID, "text": r.Text, "usage": map[string]int{
+				"input_tokens": r.Usage.InputTokens, "output_tokens": r.Usage.OutputTokens,
+				"cache_read_tokens": r.Usage.CacheRead, "cache_write_tokens": r.Usage.CacheWrite}}
+		if r.Err != nil {
+			v["error"] = r.Err.Error()
+		}
+		o.w.write(v)
+	}
+}
+
+func nonEmpty(b []byte) []byte {
+	if len(b) == 0 {
+		return []byte("{}")
+	}
+	return b
+}
