@@ -264,6 +264,11 @@ func planApprover(a agent.Approver) func(ctx context.Context, plan string) (bool
 	if a == nil {
 		return nil
 	}
+	if _, headless := a.(agent.Headless); headless {
+		return func(context.Context, string) (bool, string) {
+			return false, "This is a headless run: nobody can approve a plan. Stay in plan mode and end your turn with the plan as your answer."
+		}
+	}
 	return func(ctx context.Context, text string) (bool, string) {
 		r := a.Approve(ctx, agent.ApprovalRequest{
 			CallID: "plan", Tool: "ExitPlanMode",

@@ -223,6 +223,9 @@ func (s *Session) streamTurn(ctx context.Context, turn int) (turnResult, bool) {
 	if len(calls) == 0 {
 		return turnResult{message: resp.Message}, false
 	}
+	// The model's turn is over: make it durable before the tools run, so a
+	// crash while they run still leaves the calls in the transcript.
+	s.sync()
 	results := sched.wait()
 	blocks := make([]provider.Block, 0, len(calls))
 	var extra []provider.Block

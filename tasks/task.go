@@ -131,7 +131,8 @@ type Task struct {
 	background bool
 	notified   bool
 	forgotten  bool
-	suppressed int // monitor matches not queued (see Manager.notifyMatch)
+	suppressed int    // monitor matches not queued (see Manager.notifyMatch)
+	lastLine   string // last output line, for a notification queued after the end
 }
 
 // ID is the task's id, `task_N`.

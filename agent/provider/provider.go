@@ -124,7 +124,10 @@ type Provider interface {
 // A well-formed stream ends with an EventMessageStop. Next returns false when
 // the message is complete, when an error happened, or when the context given
 // to Provider.Stream is done; Err tells which. Close releases the connection
-// and may be called at any time, more than once.
+// and may be called more than once.
+//
+// A stream belongs to the goroutine that reads it; to stop it from elsewhere,
+// cancel the context it was opened with.
 type Stream interface {
 	Next() bool
 	Event() Event

@@ -116,6 +116,8 @@ func AskUserQuestion(a Asker) tools.Tool {
 		Prompt:      askPrompt,
 		Schema:      askSchema,
 		Permission:  tools.AllowSelf,
+		// Read-only: asking the person changes nothing, so plan mode allows it.
+		ReadOnly: tools.Always,
 		Run: func(ctx context.Context, input json.RawMessage, _ *tools.Context) (tools.Result, error) {
 			return runAsk(ctx, a, input)
 		},

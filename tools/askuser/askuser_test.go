@@ -83,8 +83,8 @@ func TestAskUserQuestionMetadata(t *testing.T) {
 	t.Parallel()
 	tool := askuser.AskUserQuestion(nil)
 	in := json.RawMessage(dbQuestion)
-	if tool.Name() != "AskUserQuestion" || tool.ReadOnly(in) || tool.ConcurrencySafe(in) {
-		t.Errorf("%s: read-only %v, concurrency-safe %v; want neither", tool.Name(), tool.ReadOnly(in), tool.ConcurrencySafe(in))
+	if tool.Name() != "AskUserQuestion" || !tool.ReadOnly(in) || tool.ConcurrencySafe(in) {
+		t.Errorf("%s: read-only %v, concurrency-safe %v; want read-only (plan mode may ask) and not concurrent", tool.Name(), tool.ReadOnly(in), tool.ConcurrencySafe(in))
 	}
 	if d := tool.CheckPermission(context.Background(), in, &tools.Context{}); d.Behavior != permission.Allow {
 		t.Errorf("own verdict %v, want allow", d.Behavior)

@@ -85,7 +85,7 @@ func (s *Store) Subscribe() (<-chan []Item, func()) {
 	id := s.nextID
 	s.nextID++
 	ch := make(chan []Item, 1)
-	_ = 0
+	ch <- slices.Clone(s.items)
 	s.subs[id] = ch
 	var once sync.Once
 	return ch, func() {

@@ -147,8 +147,8 @@ func TestTodoWriteMetadata(t *testing.T) {
 	if tool.Name() != "TodoWrite" {
 		t.Errorf("name %q", tool.Name())
 	}
-	if tool.ReadOnly(in) {
-		t.Error("TodoWrite changes state, so it must not claim to be read-only")
+	if !tool.ReadOnly(in) {
+		t.Error("TodoWrite touches no file, so it must count as read-only and work in plan mode")
 	}
 	if tool.ConcurrencySafe(in) {
 		t.Error("TodoWrite replaces shared state, so it must run alone")

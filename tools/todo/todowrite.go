@@ -53,6 +53,8 @@ func TodoWrite(s *Store) tools.Tool {
 		Prompt:      todoWritePrompt,
 		Schema:      todoWriteSchema,
 		Permission:  tools.AllowSelf,
+		// Read-only: the list is session state, not the workspace, so plan mode allows it.
+		ReadOnly: tools.Always,
 		Run: func(_ context.Context, input json.RawMessage, _ *tools.Context) (tools.Result, error) {
 			return runTodoWrite(s, input)
 		},

@@ -509,3 +509,29 @@ func TestCancellingTheContextStopsTheStream(t *testing.T) {
 		t.Errorf("err = %v, want context.Canceled", s.Err())
 	}
 }
+
+func TestErrorsInOtherShapesKeepTheirStatusAndMessage(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		status    int
+		body      string
+		kind      provider.ErrorKind
+		retryable bool
+		want      string
+	}{
+		{"a proxy's plain text page", 502, "Bad Gateway", provider.ErrorServer, true, "anthropic: server error (HTTP 502): Bad Gateway"},
+		{"an api_error", 500, `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`, provider.ErrorServer, true, "anthropic: server error (HTTP 500): Internal server error"},
+		{"a refused request", 400, `{"type":"error","error":{"type":"invalid_request_error","message":"messages: at least one message is required"}}`, provider.ErrorBadRequest, false, "anthropic: request rejected (HTTP 400): messages: at least one message is required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := replay.New(t, replay.Response{Status: tc.status, Body: tc.body, Header: map[string]string{"Content-Type": "text/plain"}})
+			_, err := newProvider(t, srv.URL).Stream(context.Background(), provider.Request{})
+			pe := asError(t, err)
+			if pe.Kind != tc.kind || pe.Status != tc.status || pe.Retryable != tc.retryable || pe.Error() != tc.want {
+				t.Errorf("error = %q (%s, retryable %v), want %q (%s)", pe.Error(), pe.Kind, pe.Retryable, tc.want, tc.kind)
+			}
+		})
+	}
+}

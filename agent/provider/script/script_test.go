@@ -243,3 +243,24 @@ func TestLoadNamesTheFileInErrors(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// FuzzParse checks that Parse never panics and that what it accepts can be
+// played: every tool call has a name, an id and an object input.
+func FuzzParse(f *testing.F) {
+	f.Add(demoJSON)
+	f.Add([]byte(`{"turns": [{"text": "x", "tool_calls": [{"name": "A", "input": {"a": 1}}]}]}`))
+	f.Add([]byte(`{"turns": [{"tool_calls": [{"name": ""}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse(data)
+		if err != nil {
+			return
+		}
+		for _, turn := range s.Turns {
+			for _, c := range turn.ToolCalls {
+				if c.Name == "" || c.ID == "" || len(c.Input) == 0 || c.Input[0] != '{' {
+					t.Fatalf("accepted a bad call %+v", c)
+				}
+			}
+		}
+	})
+}
