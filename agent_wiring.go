@@ -231,7 +231,7 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 		OnSpill: func(s tools.Spill) { tr.Append(agent.EntrySpill, s) },
 		OnGrant: func(rule string) { tr.Append(agent.EntryGrant, map[string]string{"rule": rule}) },
 		Observe: func(ev agent.StageEvent) {
-			tr.Append(agent.EntryStage, ev)
+			tr.Append(agent.EntryStage, &ev)
 			if o.trace != nil {
 				o.trace.write(ev)
 			}

@@ -131,10 +131,8 @@ func (o *headlessOutput) event(ev agent.Event) {
 		o.w.write(map[string]any{"type": "tool_result", "tool_use_id": ev.Call.ID, "is_error": ev.Result.IsError, "content": ev.Result.Text})
 	case agent.EventStage:
 		if o.trace {
-			o.w.write(struct {
-				Type string `json:"type"`
-				*agent.StageEvent
-			}{"stage", ev.Stage})
+			line := append([]byte(`{"type":"stage",`), ev.Stage.AppendJSON(nil)[1:]...)
+			o.w.write(json.RawMessage(line))
 		}
 	case agent.EventNotification:
 		o.w.write(map[string]any{"type": "notification", "text": ev.Text})

@@ -215,7 +215,7 @@ func openSession(h *harness, c *commonFlags, trace *traceWriter, approver agent.
 		SpillDir: spill, MaxOutput: h.maxOutput, Env: h.settings.Environ(),
 		OnSpill: func(s tools.Spill) { tr.Append(agent.EntrySpill, s) },
 		Observe: func(ev agent.StageEvent) {
-			tr.Append(agent.EntryStage, ev)
+			tr.Append(agent.EntryStage, &ev)
 			if trace != nil {
 				trace.write(ev)
 			}

@@ -223,9 +223,9 @@ func (s *Session) streamTurn(ctx context.Context, turn int) (turnResult, bool) {
 	if len(calls) == 0 {
 		return turnResult{message: resp.Message}, false
 	}
-	// The model's turn is over: make it durable before the tools run, so a
-	// crash while they run still leaves the calls in the transcript.
-	s.sync()
+	// The model's turn is over: hand it to the OS before the tools run, so
+	// a process killed while they run still leaves the calls on disk.
+	s.flush()
 	results := sched.wait()
 	blocks := make([]provider.Block, 0, len(calls))
 	var extra []provider.Block
@@ -241,7 +241,9 @@ func (s *Session) streamTurn(ctx context.Context, turn int) (turnResult, bool) {
 	}
 	blocks = append(blocks, s.drainNotifications()...)
 	s.appendMessage(provider.Message{Role: provider.RoleUser, Blocks: blocks})
-	s.sync()
+	// Each model turn reaches the OS (a killed process loses nothing);
+	// fsync waits for the end of the person's turn in Prompt.
+	s.flush()
 	return turnResult{message: resp.Message, calls: calls}, false
 }
 

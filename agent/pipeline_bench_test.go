@@ -44,3 +44,12 @@ func BenchmarkPipelineNoop(b *testing.B) {
 		}
 	}
 }
+
+func newBenchPolicy(dir string) *permission.Policy {
+	pol := permission.NewPolicy([]string{dir})
+	for i := range 25 {
+		pol.AddRules(permission.Deny, "bench", fmt.Sprintf("Bash(forbidden%d:*)", i))
+		pol.AddRules(permission.Allow, "bench", fmt.Sprintf("Bash(tool%d:*)", i))
+	}
+	return pol
+}

@@ -107,6 +107,12 @@ func (s *Session) record(kind string, v any) {
 	}
 }
 
+func (s *Session) flush() {
+	if s.cfg.Transcript != nil {
+		s.cfg.Transcript.Flush()
+	}
+}
+
 func (s *Session) sync() {
 	if s.cfg.Transcript != nil {
 		s.cfg.Transcript.Sync()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -44,6 +45,8 @@ type Transcript struct {
 	w    *bufio.Writer
 	seq  int64
 	path string
+	line []byte // reused buffer for one entry
+	data []byte // reused buffer for an entry's data
 }
 
 // OpenTranscript opens (or creates, mode 0600) a transcript for appending.
@@ -60,20 +63,43 @@ func (t *Transcript) Path() string { return t.path }
 
 // Append records one entry.
 func (t *Transcript) Append(kind string, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
+	var data []byte
+	now := time.Now().UTC()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.seq++
-	line, err := json.Marshal(Entry{Seq: t.seq, Type: kind, Time: time.Now().UTC(), Data: data})
-	if err != nil {
-		return err
+	if a, ok := v.(jsonAppender); ok {
+		t.data = a.AppendJSON(t.data[:0])
+		data = t.data
+	} else {
+		var err error
+		if data, err = json.Marshal(v); err != nil {
+			return err
+		}
 	}
-	line = append(line, '\n')
-	_, err = t.w.Write(line)
+	t.seq++
+	// The envelope is written by hand: marshalling it would copy and
+	// re-validate data, which is already JSON, for every entry.
+	b := t.line[:0]
+	b = append(b, `{"seq":`...)
+	b = strconv.AppendInt(b, t.seq, 10)
+	b = append(b, `,"type":`...)
+	b = strconv.AppendQuote(b, kind)
+	b = append(b, `,"time":"`...)
+	b = now.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","data":`...)
+	b = append(b, data...)
+	b = append(b, "}\n"...)
+	t.line = b
+	_, err := t.w.Write(b)
 	return err
+}
+
+// Flush hands appended entries to the operating system, which keeps them if
+// the process dies (kill -9); Sync also survives a machine crash.
+func (t *Transcript) Flush() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.w.Flush()
 }
 
 // Sync makes every appended entry durable.

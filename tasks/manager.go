@@ -252,11 +252,17 @@ func (t *Task) run() {
 	suppressed := t.suppressed
 	t.mu.Unlock()
 
+	// The notification is queued before done is closed, so whoever waited
+	// for the end finds it; subscribers hear of the end first.
+	var notice TaskEvent
 	if notify {
-		t.m.enqueue(snap, renderEnd(snap, last, suppressed))
+		notice = t.m.queueOnly(snap, renderEnd(snap, last, suppressed))
 	}
 	close(t.done)
 	t.m.publish(TaskEvent{Kind: EventEnded, Task: snap})
+	if notify {
+		t.m.publish(notice)
+	}
 }
 
 // task looks a task up by id.

@@ -43,11 +43,17 @@ func (m *Manager) Pending() bool {
 
 // enqueue queues a notification and tells subscribers.
 func (m *Manager) enqueue(snap Snapshot, text string) {
+	m.publish(m.queueOnly(snap, text))
+}
+
+// queueOnly queues a notification and returns the event that tells of it,
+// for a caller that must publish other events first.
+func (m *Manager) queueOnly(snap Snapshot, text string) TaskEvent {
 	n := Notification{ID: snap.ID, Text: text}
 	m.qmu.Lock()
 	m.queue = append(m.queue, n)
 	m.qmu.Unlock()
-	m.publish(TaskEvent{Kind: EventNotify, Task: snap, Notification: n})
+	return TaskEvent{Kind: EventNotify, Task: snap, Notification: n}
 }
 
 // notifyMatch queues a monitor's match unless the task already has
@@ -74,9 +80,10 @@ func (m *Manager) notifyMatch(t *Task, text string) {
 	m.publish(TaskEvent{Kind: EventNotify, Task: t.Snapshot(), Notification: Notification{ID: t.id, Text: text}})
 }
 
-// xmlText escapes what would end or open an element, so output or a command
-// that quotes `</summary>` cannot forge the block's structure.
-var xmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+// xmlText escapes what could open or close an element or an entity, so a
+// command or output that quotes `</summary>` cannot forge the block's
+// structure. A lone `>` is plain text in XML and stays readable.
+var xmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;")
 
 // block renders a <task-notification> with its child elements in order.
 func block(fields ...[2]string) string {

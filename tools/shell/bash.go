@@ -1,9 +1,11 @@
-// Package shell runs shell commands for the model: the Bash tool, and the
-// process handling under it (Start, Process) that background tasks reuse.
-// A command runs in its own session and process group with no terminal and
-// no stdin, its output streams through a tools.Capture to disk as it
-// arrives (H9), and a timeout or interrupt stops everything it started
-// (H14).
+// Package shell runs shell commands for the model: the Bash tool. A command
+// runs in its own session and process group with no terminal and no stdin
+// (the runner is package tasks' StartProcess, also under the names Start
+// and Process here), its output streams through a tools.Capture to disk as
+// it arrives (H9), and a timeout or interrupt stops everything it started
+// (H14). Given a task manager (BashWith), Bash can also start commands in
+// the background and moves a command that outlives its timeout there
+// instead of killing it.
 package shell
 
 import (
@@ -13,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"text/template"
 	"time"
 
 	"github.com/seed92b641c3/workbench/permission"
@@ -20,7 +23,20 @@ import (
 )
 
 //go:embed bash.md
-var bashPrompt string
+var bashTemplate string
+
+// bashPrompt and bashTaskPrompt are the prompt without and with background
+// tasks; one template keeps the text they share in one place.
+var bashPrompt, bashTaskPrompt = renderPrompt(false), renderPrompt(true)
+
+func renderPrompt(withTasks bool) string {
+	var b strings.Builder
+	tmpl := template.Must(template.New("bash.md").Parse(bashTemplate))
+	if err := tmpl.Execute(&b, struct{ Tasks bool }{withTasks}); err != nil {
+		panic("bash.md: " + err.Error())
+	}
+	return b.String()
+}
 
 // DefaultTimeout and MaxTimeout bound a foreground command: long enough for
 // a build or a test suite, short enough that a hung command gives the turn
@@ -62,9 +78,10 @@ const bashSchema = `{
 }`
 
 type bashInput struct {
-	Command     string `json:"command"`
-	TimeoutMS   int64  `json:"timeout_ms"`
-	Description string `json:"description"`
+	Command         string `json:"command"`
+	TimeoutMS       int64  `json:"timeout_ms"`
+	Description     string `json:"description"`
+	RunInBackground bool   `json:"run_in_background"`
 }
 
 // Meta is the Bash result's structured detail for the UI and transcript.
@@ -75,6 +92,11 @@ type Meta struct {
 	TimedOut    bool   `json:"timed_out"`
 	Interrupted bool   `json:"interrupted,omitempty"`
 	Bytes       int64  `json:"bytes"`
+	// Background says the command runs on as task TaskID, started in the
+	// background or moved there when its timeout passed.
+	Background bool   `json:"background,omitempty"`
+	TaskID     string `json:"task_id,omitempty"`
+	OutputFile string `json:"output_file,omitempty"`
 }
 
 // errTimedOut is the cause of a call context that ran out of time, which
@@ -122,7 +144,7 @@ func runBash(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 		timeout = min(time.Duration(in.TimeoutMS)*time.Millisecond, MaxTimeout)
 	}
 	if ctx.Err() != nil {
-		return tools.Result{Text: "[interrupted before the command started]", IsError: true, Captured: true}, nil
+		return notStarted, nil
 	}
 	runCtx, cancel := context.WithTimeoutCause(ctx, timeout, errTimedOut)
 	defer cancel()
@@ -134,29 +156,53 @@ func runBash(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 		return tools.Result{}, err
 	}
 	exit := p.Wait()
-	text, spill := capture.Finish()
-
-	m := Meta{
-		ExitCode: exit.Code, DurationMS: exit.Duration.Milliseconds(), Bytes: exit.Bytes,
+	o := outcome{
+		code: exit.Code, duration: exit.Duration, bytes: exit.Bytes, err: exit.Err,
+		timedOut:    exit.Stopped && errors.Is(context.Cause(runCtx), errTimedOut),
+		interrupted: exit.Stopped && !errors.Is(context.Cause(runCtx), errTimedOut),
 	}
 	if exit.Signal != 0 {
-		m.Signal = exit.Signal.String()
+		o.signal, o.signum = exit.Signal.String(), int(exit.Signal)
 	}
+	return o.result(capture, timeout), nil
+}
+
+// outcome is how a foreground command ended, whichever runner ran it.
+type outcome struct {
+	code        int // -1 when a signal ended the shell
+	signal      string
+	signum      int
+	duration    time.Duration
+	bytes       int64
+	timedOut    bool
+	interrupted bool
+	// stopped, when set, says who else stopped the command and why.
+	stopped string
+	err     error
+}
+
+// result finishes the capture and builds the model's result: the output,
+// then a note on anything but a clean exit, which also makes it an error.
+func (o outcome) result(capture *tools.Capture, timeout time.Duration) tools.Result {
+	text, spill := capture.Finish()
+	m := Meta{ExitCode: o.code, Signal: o.signal, DurationMS: o.duration.Milliseconds(), Bytes: o.bytes}
 	var note string
 	switch {
-	case exit.Stopped && errors.Is(context.Cause(runCtx), errTimedOut):
+	case o.timedOut:
 		m.TimedOut = true
 		note = fmt.Sprintf("[command timed out after %v; its process group was killed]", timeout)
-	case exit.Stopped:
+	case o.interrupted:
 		m.Interrupted = true
 		note = interruptedNote
-	case exit.Signal != 0:
-		note = fmt.Sprintf("[terminated by signal %d (%v)]", int(exit.Signal), exit.Signal)
-	case exit.Code != 0:
-		note = fmt.Sprintf("[exit code %d]", exit.Code)
+	case o.stopped != "":
+		note = "[" + o.stopped + "]"
+	case o.signum != 0:
+		note = fmt.Sprintf("[terminated by signal %d (%s)]", o.signum, o.signal)
+	case o.code != 0:
+		note = fmt.Sprintf("[exit code %d]", o.code)
 	}
-	if exit.Err != nil {
-		note = strings.TrimSpace(note + "\n[" + exit.Err.Error() + "]")
+	if o.err != nil {
+		note = strings.TrimSpace(note + "\n[" + o.err.Error() + "]")
 	}
 	res := tools.Result{Text: text, IsError: note != "", Captured: true, Spill: spill}
 	switch {
@@ -168,8 +214,11 @@ func runBash(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 		res.Text = "(no output)"
 	}
 	res.Meta, _ = json.Marshal(m)
-	return res, nil
+	return res
 }
+
+// notStarted is the result of a call cancelled before its command started.
+var notStarted = tools.Result{Text: "[interrupted before the command started]", IsError: true, Captured: true}
 
 const interruptedNote = "[interrupted: the command was stopped before it finished and its process group was killed]"
 

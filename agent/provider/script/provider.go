@@ -3,6 +3,7 @@ package script
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -70,17 +71,32 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) (provider.S
 }
 
 // missingResults returns the ids among want that have no tool_result in req.
+// Only a request that continues the conversation holding those calls owes
+// their results: a subagent's fresh conversation, played by the same script,
+// does not.
 func missingResults(want []string, req provider.Request) []string {
 	if len(want) == 0 {
 		return nil
 	}
-	have := map[string]bool{}
-	for _, m := range req.Messages {
+	// The results belong in the last message, right after the calls; only
+	// those two messages need looking at, however long the conversation.
+	tail := req.Messages
+	if len(tail) > 2 {
+		tail = tail[len(tail)-2:]
+	}
+	have, asked := map[string]bool{}, map[string]bool{}
+	for _, m := range tail {
 		for _, b := range m.Blocks {
-			if b.Type == provider.BlockToolResult {
+			switch b.Type {
+			case provider.BlockToolResult:
 				have[b.ToolUseID] = true
+			case provider.BlockToolUse:
+				asked[b.ToolUseID] = true
 			}
 		}
+	}
+	if !slices.ContainsFunc(want, func(id string) bool { return asked[id] }) {
+		return nil
 	}
 	var missing []string
 	for _, id := range want {

@@ -1,0 +1,173 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/seed92b641c3/workbench/agent/provider"
+	"github.com/seed92b641c3/workbench/agent/provider/script"
+	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/tools"
+)
+
+// testNotifier stands in for background work: the test decides when news
+// arrives.
+type testNotifier struct {
+	mu      sync.Mutex
+	pending []Notification
+}
+
+func (n *testNotifier) push(id, text string) {
+	n.mu.Lock()
+	n.pending = append(n.pending, Notification{ID: id, Text: text})
+	n.mu.Unlock()
+}
+
+func (n *testNotifier) Drain() []Notification {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := n.pending
+	n.pending = nil
+	return out
+}
+
+func (n *testNotifier) Pending() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.pending) > 0
+}
+
+func newLoopSession(t *testing.T, body string, extra ...tools.Tool) (*Session, *script.Provider) {
+	t.Helper()
+	sc, err := script.Parse([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prov := script.New(sc)
+	f := newFixture(t, extra...)
+	s := NewSession(Config{Provider: prov, Pipeline: f.p, System: "test"}, "sess", nil)
+	return s, prov
+}
+
+// requestText flattens what one request showed the model.
+func requestText(r provider.Request) string {
+	b, _ := json.Marshal(r.Messages)
+	return string(b)
+}
+
+func TestNotificationsReachTheModel(t *testing.T) {
+	t.Parallel()
+	n := &testNotifier{}
+	s, prov := newLoopSession(t, `{"turns":[
+	  {"tool_calls":[{"id":"e","name":"Echo","input":{"text":"x"}}]},
+	  {"text":"first done"},
+	  {"text":"saw the task end"},
+	  {"text":"second prompt"}]}`)
+	s.cfg.Notifier = n
+	// News that arrived between prompts comes with the next prompt; news
+	// during a tool turn comes with its results; news pending when the
+	// model would stop keeps it going.
+	n.push("task_1", "<task-notification>task_1 completed</task-notification>")
+	out := s.Prompt(context.Background(), "go")
+	if out.StopReason != StopCompleted {
+		t.Fatalf("outcome %+v", out)
+	}
+	reqs := prov.Requests()
+	if !strings.Contains(requestText(reqs[0]), "task_1 completed") {
+		t.Error("a notification pending at prompt start was not given to the model")
+	}
+	n.push("task_2", "<task-notification>task_2 failed</task-notification>")
+	s.Prompt(context.Background(), "again")
+	if !strings.Contains(requestText(prov.Requests()[len(prov.Requests())-1]), "task_2 failed") {
+		t.Error("the second notification was lost")
+	}
+}
+
+func TestPendingNotificationKeepsTheLoopGoing(t *testing.T) {
+	t.Parallel()
+	n := &testNotifier{}
+	notifying := tools.Build(tools.Spec{Name: "Spawn", ReadOnly: tools.Always, Permission: tools.AllowSelf,
+		Run: func(context.Context, json.RawMessage, *tools.Context) (tools.Result, error) {
+			return tools.Text("started"), nil
+		}})
+	s, prov := newLoopSession(t, `{"turns":[
+	  {"text":"waiting for the task"},
+	  {"text":"the task finished"}]}`, notifying)
+	s.cfg.Notifier = n
+	s.cfg.Publish = func(ev Event) {
+		// The task ends while the model is writing its first answer.
+		if ev.Kind == EventText && strings.Contains(ev.Text, "waiting") {
+			n.push("task_9", "<task-notification>task_9 completed</task-notification>")
+		}
+	}
+	out := s.Prompt(context.Background(), "start it")
+	if out.Turns != 2 || out.Text != "the task finished" {
+		t.Fatalf("a pending notification must continue the loop: %+v", out)
+	}
+	if !strings.Contains(requestText(prov.Requests()[1]), "task_9 completed") {
+		t.Error("the notification was not injected")
+	}
+}
+
+func TestMaxTurnsStopsTheRun(t *testing.T) {
+	t.Parallel()
+	s, _ := newLoopSession(t, `{"turns":[
+	  {"tool_calls":[{"name":"Echo","input":{}}]},
+	  {"tool_calls":[{"name":"Echo","input":{}}]},
+	  {"text":"never"}]}`)
+	s.cfg.MaxTurns = 2
+	if out := s.Prompt(context.Background(), "go"); out.StopReason != StopMaxTurns || out.Turns != 2 {
+		t.Errorf("outcome %+v", out)
+	}
+}
+
+func TestCancelStopsTheTurnAndPairsEveryCall(t *testing.T) {
+	t.Parallel()
+	started := make(chan struct{})
+	block := tools.Build(tools.Spec{Name: "Block", ReadOnly: tools.Always, ConcurrencySafe: tools.Always, Permission: tools.AllowSelf,
+		Run: func(ctx context.Context, _ json.RawMessage, _ *tools.Context) (tools.Result, error) {
+			close(started)
+			<-ctx.Done()
+			return tools.Error("interrupted"), nil
+		}})
+	s, _ := newLoopSession(t, `{"turns":[{"tool_calls":[{"id":"b","name":"Block","input":{}}]},{"text":"never"}]}`, block)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	out := s.Prompt(ctx, "go")
+	if out.StopReason != StopAborted {
+		t.Fatalf("outcome %+v", out)
+	}
+	h := s.History()
+	lastMsg := h[len(h)-1]
+	if lastMsg.Role != provider.RoleUser || len(lastMsg.Blocks) == 0 || lastMsg.Blocks[0].ToolUseID != "b" {
+		t.Errorf("the interrupted call must still have its result in the history: %+v", lastMsg)
+	}
+}
+
+func TestSubagentRunsWithTheParentsRules(t *testing.T) {
+	t.Parallel()
+	s, _ := newLoopSession(t, `{"turns":[
+	  {"tool_calls":[{"id":"a","name":"Agent","input":{"description":"look","prompt":"run a command","subagent_type":"general-purpose"}}]},
+	  {"tool_calls":[{"id":"c","name":"Sh","input":{"command":"rm -r src"}}]},
+	  {"text":"child: the command was denied"},
+	  {"text":"parent: done"}]}`)
+	s.cfg.Pipeline.Policy.AddRules(permission.Deny, "test", "Bash(rm:*)")
+	s.cfg.Pipeline.Tools.Add(s.AgentTool(DefaultAgents()))
+	var results []string
+	s.cfg.Publish = func(ev Event) {
+		if ev.Kind == EventToolResult {
+			results = append(results, ev.Call.ID+":"+ev.Result.Text)
+		}
+	}
+	out := s.Prompt(context.Background(), "delegate")
+	if out.Text != "parent: done" {
+		t.Fatalf("outcome %+v", out)
+	}
+	joined := strings.Join(results, "\n")
+	if !strings.Contains(joined, "c:Permission denied") || !strings.Contains(joined, "a:child: the command was denied") {
+		t.Errorf("results %s", joined)
+	}
+}
