@@ -117,6 +117,7 @@ type agentSession struct {
 	*session
 	agent    *agent.Session
 	todos    *todo.Store
+	plan     *plan.Controller
 	restored *agent.Restored
 	notes    []string // things the person should know at start (H12)
 }
@@ -186,6 +187,7 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 	reg.Add(todo.TodoWrite(as.todos))
 	reg.Add(askuser.AskUserQuestion(o.asker))
 	planCtl := &plan.Controller{Mode: h.mode.Get, SetMode: h.mode.Set, Approve: planApprover(o.approver)}
+	as.plan = planCtl
 	reg.Add(plan.EnterPlanMode(planCtl))
 	reg.Add(plan.ExitPlanMode(planCtl))
 	skills, skillErrs := skill.Load(skill.DefaultDirs(h.projectDir)...)
