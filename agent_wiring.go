@@ -15,7 +15,10 @@ import (
 	"github.com/seed92b641c3/workbench/agent/provider/script"
 	"github.com/seed92b641c3/workbench/hooks"
 	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/tasks"
 	"github.com/seed92b641c3/workbench/tools"
+	"github.com/seed92b641c3/workbench/tools/shell"
+	"github.com/seed92b641c3/workbench/tools/taskstools"
 	"github.com/seed92b641c3/workbench/tools/askuser"
 	"github.com/seed92b641c3/workbench/tools/deferred"
 	"github.com/seed92b641c3/workbench/tools/memory"
@@ -118,6 +121,7 @@ type agentSession struct {
 	agent    *agent.Session
 	todos    *todo.Store
 	plan     *plan.Controller
+	tasks    *tasks.Manager
 	restored *agent.Restored
 	notes    []string // things the person should know at start (H12)
 }
@@ -184,6 +188,15 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 	}
 
 	reg := builtinTools()
+	taskMgr, err := tasks.NewManager(dir.Tasks(), tasks.Options{Env: h.settings.Environ()})
+	if err != nil {
+		return nil, err
+	}
+	as.tasks = taskMgr
+	reg.Add(shell.BashWith(taskMgr))
+	for _, t := range taskstools.Tools(taskMgr) {
+		reg.Add(t)
+	}
 	reg.Add(todo.TodoWrite(as.todos))
 	reg.Add(askuser.AskUserQuestion(o.asker))
 	planCtl := &plan.Controller{Mode: h.mode.Get, SetMode: h.mode.Set, Approve: planApprover(o.approver)}
@@ -254,10 +267,46 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 	as.agent = agent.NewSession(agent.Config{
 		Provider: prov, Model: m.model, Pipeline: p, Deferred: defer_,
 		System: agent.SystemPrompt(facts), MaxTurns: m.maxTurns,
-		Transcript: tr, Publish: publish,
+		Transcript: tr, Publish: publish, Notifier: notifiers{taskMgr},
 	}, id, hist)
 	reg.Add(as.agent.AgentTool(agent.DefaultAgents()))
 	return as, nil
+}
+
+// notifiers merges the notification sources of a session (background
+// tasks, PTY sessions) into the one the loop drains.
+type notifiers []interface {
+	Drain() []tasks.Notification
+	Pending() bool
+}
+
+func (n notifiers) Drain() []agent.Notification {
+	var out []agent.Notification
+	for _, src := range n {
+		for _, x := range src.Drain() {
+			out = append(out, agent.Notification{ID: x.ID, Text: x.Text})
+		}
+	}
+	return out
+}
+
+func (n notifiers) Pending() bool {
+	for _, src := range n {
+		if src.Pending() {
+			return true
+		}
+	}
+	return false
+}
+
+// close ends everything the session started: SessionEnd hooks, every
+// background process group (H14), the transcript.
+func (as *agentSession) close(reason string) {
+	as.agent.Close(reason)
+	if as.tasks != nil {
+		as.tasks.Close()
+	}
+	as.transcript.Close()
 }
 
 // planApprover routes ExitPlanMode through the approval path, so the person

@@ -85,8 +85,7 @@ func runHeadless(f *runFlags, stdout, stderr io.Writer) int {
 	if ctx.Err() != nil {
 		reason = "signal"
 	}
-	as.agent.Close(reason)
-	as.transcript.Close()
+	as.close(reason)
 	out.finish(result)
 	if result.Err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", result.Err)

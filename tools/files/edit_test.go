@@ -157,9 +157,9 @@ func TestEditSchema(t *testing.T) {
 		want  string
 	}{
 		{"the three strings are valid", `{"file_path":"a","old_string":"x","new_string":"y"}`, ""},
-		{"new_string is required", `{"file_path":"a","old_string":"x"}`, "missing property 'new_string'"},
+		{"new_string is required", `{"file_path":"a","old_string":"x"}`, "new_string: required property is missing"},
 		{"replace_all is a boolean", `{"file_path":"a","old_string":"x","new_string":"y","replace_all":"yes"}`, "replace_all: got string, want boolean"},
-		{"unknown properties are refused", `{"file_path":"a","old_string":"x","new_string":"y","all":true}`, "additional properties 'all'"},
+		{"unknown properties are refused", `{"file_path":"a","old_string":"x","new_string":"y","all":true}`, "all: unknown property"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -130,9 +130,9 @@ func TestGlobSchema(t *testing.T) {
 		want  string
 	}{
 		{"a pattern is valid", `{"pattern":"*.go"}`, ""},
-		{"the pattern is required", `{"path":"."}`, "missing property 'pattern'"},
+		{"the pattern is required", `{"path":"."}`, "pattern: required property is missing"},
 		{"the pattern cannot be empty", `{"pattern":""}`, "pattern: minLength"},
-		{"unknown properties are refused", `{"pattern":"*","limit":3}`, "additional properties 'limit'"},
+		{"unknown properties are refused", `{"pattern":"*","limit":3}`, "limit: unknown property"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -97,11 +97,11 @@ func TestMultiEditSchema(t *testing.T) {
 		want  string
 	}{
 		{"one edit is valid", `{"file_path":"a","edits":[{"old_string":"x","new_string":"y","replace_all":true}]}`, ""},
-		{"edits is required", `{"file_path":"a"}`, "missing property 'edits'"},
+		{"edits is required", `{"file_path":"a"}`, "edits: required property is missing"},
 		{"edits cannot be empty", `{"file_path":"a","edits":[]}`, "edits: minItems"},
-		{"an edit needs new_string", `{"file_path":"a","edits":[{"old_string":"x"}]}`, "missing property 'new_string'"},
+		{"an edit needs new_string", `{"file_path":"a","edits":[{"old_string":"x"}]}`, "new_string: required property is missing"},
 		{"an edit's strings are strings", `{"file_path":"a","edits":[{"old_string":1,"new_string":"y"}]}`, "edits[0].old_string: got number, want string"},
-		{"an edit has no other properties", `{"file_path":"a","edits":[{"old_string":"x","new_string":"y","line":3}]}`, "edits[0]: additional properties 'line'"},
+		{"an edit has no other properties", `{"file_path":"a","edits":[{"old_string":"x","new_string":"y","line":3}]}`, "edits[0].line: unknown property"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -181,12 +181,12 @@ func TestReadSchema(t *testing.T) {
 		want  string // a fragment of the error; empty means valid
 	}{
 		{"only a path is valid", `{"file_path":"a"}`, ""},
-		{"the path is required", `{}`, "missing property 'file_path'"},
+		{"the path is required", `{}`, "file_path: required property is missing"},
 		{"the path cannot be empty", `{"file_path":""}`, "file_path: minLength"},
 		{"offset counts from 1", `{"file_path":"a","offset":0}`, "offset: minimum"},
 		{"limit is at least 1", `{"file_path":"a","limit":0}`, "limit: minimum"},
 		{"offset is a whole number", `{"file_path":"a","offset":1.5}`, "offset: got number, want integer"},
-		{"unknown properties are refused", `{"file_path":"a","lines":3}`, "additional properties 'lines'"},
+		{"unknown properties are refused", `{"file_path":"a","lines":3}`, "lines: unknown property"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

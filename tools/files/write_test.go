@@ -90,9 +90,9 @@ func TestWriteSchema(t *testing.T) {
 		want  string
 	}{
 		{"a path and content are valid", `{"file_path":"a","content":""}`, ""},
-		{"content is required", `{"file_path":"a"}`, "missing property 'content'"},
+		{"content is required", `{"file_path":"a"}`, "content: required property is missing"},
 		{"content is a string", `{"file_path":"a","content":3}`, "content: got number, want string"},
-		{"unknown properties are refused", `{"file_path":"a","content":"","mode":"0777"}`, "additional properties 'mode'"},
+		{"unknown properties are refused", `{"file_path":"a","content":"","mode":"0777"}`, "mode: unknown property"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
