@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/agent/provider"
@@ -17,14 +18,14 @@ import (
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/tasks"
 	"github.com/seed92b641c3/workbench/tools"
-	"github.com/seed92b641c3/workbench/tools/shell"
-	"github.com/seed92b641c3/workbench/tools/taskstools"
 	"github.com/seed92b641c3/workbench/tools/askuser"
 	"github.com/seed92b641c3/workbench/tools/deferred"
 	"github.com/seed92b641c3/workbench/tools/memory"
 	"github.com/seed92b641c3/workbench/tools/plan"
+	"github.com/seed92b641c3/workbench/tools/shell"
 	"github.com/seed92b641c3/workbench/tools/skill"
 	"github.com/seed92b641c3/workbench/tools/sleep"
+	"github.com/seed92b641c3/workbench/tools/taskstools"
 	"github.com/seed92b641c3/workbench/tools/todo"
 )
 
@@ -132,6 +133,21 @@ type sessionOptions struct {
 	asker    askuser.Asker
 	publish  func(agent.Event)
 	trace    *traceWriter
+	// waitBackground makes runs wait for background tasks (headless).
+	waitBackground bool
+}
+
+// taskSource adapts the task manager to the loop's notifier, adding
+// whether backgrounded tasks are still running.
+type taskSource struct{ *tasks.Manager }
+
+func (t taskSource) Active() bool {
+	for _, s := range t.List() {
+		if s.Running() && s.Background {
+			return true
+		}
+	}
+	return false
 }
 
 // openAgent builds a whole agent session: provider, state directory (new or
@@ -267,7 +283,8 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 	as.agent = agent.NewSession(agent.Config{
 		Provider: prov, Model: m.model, Pipeline: p, Deferred: defer_,
 		System: agent.SystemPrompt(facts), MaxTurns: m.maxTurns,
-		Transcript: tr, Publish: publish, Notifier: notifiers{taskMgr},
+		Transcript: tr, Publish: publish, Notifier: notifiers{taskSource{taskMgr}},
+		WaitForBackground: o.waitBackground,
 	}, id, hist)
 	reg.Add(as.agent.AgentTool(agent.DefaultAgents()))
 	return as, nil
@@ -288,6 +305,29 @@ func (n notifiers) Drain() []agent.Notification {
 		}
 	}
 	return out
+}
+
+// Active reports running background tasks that will notify when they end.
+func (n notifiers) Active() bool {
+	for _, src := range n {
+		if a, ok := src.(interface{ Active() bool }); ok && a.Active() {
+			return true
+		}
+	}
+	return false
+}
+
+// WaitNotification polls until news is pending or nothing runs any more.
+func (n notifiers) WaitNotification(ctx context.Context) {
+	t := time.NewTicker(50 * time.Millisecond)
+	defer t.Stop()
+	for !n.Pending() && n.Active() {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 func (n notifiers) Pending() bool {

@@ -344,3 +344,31 @@ func TestKill9MidRunThenContinue(t *testing.T) {
 		t.Errorf("output %s", out)
 	}
 }
+
+func TestBackgroundTaskNotifiesTheModel(t *testing.T) {
+	c := newCLI(t)
+	s := c.script("s.json", `{"turns":[
+	  {"tool_calls":[{"id":"bg","name":"Bash","input":{"command":"sleep 0.3; echo finished-marker","run_in_background":true}}]},
+	  {"text":"It runs in the background; I will wait."},
+	  {"text":"The task finished."}]}`)
+	code, out, errb := c.run("", "--cwd", c.project, "--script", s, "--allow", "Bash(sleep:*)", "--allow", "Bash(echo:*)", "--output-format", "stream-json", "-p", "go")
+	if code != exitOK {
+		t.Fatalf("exit %d %s", code, errb)
+	}
+	lines := parseStream(t, out)
+	if r := resultsByID(lines)["bg"]; r.IsError || !strings.Contains(r.Content, "task_1") {
+		t.Fatalf("background start %+v", r)
+	}
+	var note string
+	for _, l := range lines {
+		if l.Type == "notification" {
+			note = l.Text
+		}
+	}
+	if !strings.Contains(note, "task_1") || !strings.Contains(note, "completed") {
+		t.Errorf("notification %q", note)
+	}
+	if end := last(lines); end.Text != "The task finished." || end.Turns != 3 {
+		t.Errorf("the pending notification must keep the loop going: %+v", end)
+	}
+}

@@ -99,6 +99,10 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 				continue
 			}
 		}
+		if w, ok := s.cfg.Notifier.(BackgroundWaiter); ok && s.cfg.WaitForBackground && !s.cfg.Notifier.Pending() && w.Active() {
+			s.cfg.Publish(Event{Kind: EventNotice, Turn: turn, Text: "Waiting for background tasks to finish."})
+			w.WaitNotification(ctx)
+		}
 		if s.cfg.Notifier != nil && s.cfg.Notifier.Pending() {
 			if blocks := s.drainNotifications(); len(blocks) > 0 {
 				s.appendMessage(provider.Message{Role: provider.RoleUser, Blocks: blocks})

@@ -52,5 +52,3 @@ func BenchmarkLoop1000Calls(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*1000), "µs/call")
 }
-
-

@@ -1,5 +1,7 @@
 package agent
 
+import "context"
+
 // Notification is news from background work (a task that ended, a monitor
 // pattern that matched) for the model.
 type Notification struct {
@@ -15,4 +17,16 @@ type Notification struct {
 type Notifier interface {
 	Drain() []Notification
 	Pending() bool
+}
+
+// BackgroundWaiter is a Notifier whose sources can say that work is still
+// running and will report. A headless run waits for it before it ends, so a
+// script's `-p` run finishes with its background tasks' results; the TUI
+// does not wait (the person sees the tasks and the next prompt gets the news).
+type BackgroundWaiter interface {
+	// Active reports that background work is still running.
+	Active() bool
+	// WaitNotification blocks until a notification is pending, no work is
+	// active any more, or ctx ends.
+	WaitNotification(ctx context.Context)
 }

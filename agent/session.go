@@ -34,6 +34,9 @@ type Config struct {
 	Depth int
 	// AgentType names a subagent's definition, for hooks.
 	AgentType string
+	// WaitForBackground makes a run that would end wait for running
+	// background work to report first (headless runs).
+	WaitForBackground bool
 }
 
 // Session is one conversation: its history, its usage and its loop. One
