@@ -31,20 +31,18 @@ func main() {
 
 // run dispatches a command line; it is main without os.Exit, for tests.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		usage(stdout)
-		return exitOK
+	if len(args) > 0 {
+		switch args[0] {
+		case "tool":
+			return runTool(args[1:], stdin, stdout, stderr)
+		case "tools":
+			return runTools(args[1:], stdout, stderr)
+		case "help", "-h", "-help", "--help":
+			usage(stdout)
+			return exitOK
+		}
 	}
-	switch args[0] {
-	case "tool":
-		return runTool(args[1:], stdin, stdout, stderr)
-	case "tools":
-		return runTools(args[1:], stdout, stderr)
-	case "help", "-h", "-help", "--help":
-		usage(stdout)
-		return exitOK
-	}
-	if strings.HasPrefix(args[0], "-") {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		f, err := parseRunFlags(args, stderr)
 		if err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -54,8 +52,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		if f.prompt == "" {
-			fmt.Fprintln(stderr, "workbench: the interactive UI is not built yet; run headless with -p PROMPT")
-			return exitUsage
+			return runTUI(f, stdout, stderr)
 		}
 		return runHeadless(f, stdout, stderr)
 	}

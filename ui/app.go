@@ -1,0 +1,483 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/seed92b641c3/workbench/agent"
+	"github.com/seed92b641c3/workbench/agent/provider"
+	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/tools/askuser"
+	"github.com/seed92b641c3/workbench/ui/approval"
+	"github.com/seed92b641c3/workbench/ui/conversation"
+	"github.com/seed92b641c3/workbench/ui/pipeline"
+)
+
+// Tuning numbers of the main screen.
+const (
+	// panelMinTerminal is the terminal width from which the pipeline panel
+	// shows by default: below it the conversation needs every column.
+	panelMinTerminal = 100
+	// panelShare is the part of the width the panel takes when shown.
+	panelShare = 0.36
+	// quitWindow is how long a first Ctrl-C waits for the second.
+	quitWindow = 2 * time.Second
+	// tickEvery paces spinners and elapsed times while something runs.
+	tickEvery = 100 * time.Millisecond
+)
+
+// ModeBox is where the session's permission mode lives; the UI changes it
+// with Shift+Tab and /mode while calls read it.
+type ModeBox interface {
+	Get() permission.Mode
+	Set(permission.Mode)
+}
+
+// Config is what the app is built from; main wires it.
+type Config struct {
+	Agent    *agent.Session
+	Bridge   *Bridge
+	Pipeline *agent.Pipeline
+	Policy   *permission.Policy
+	Mode     ModeBox
+	// OnModeChange is told when the person changes mode, so plan mode can
+	// forget a mode it would otherwise restore.
+	OnModeChange func(permission.Mode)
+	ProjectDir   string
+	SessionID    string
+	// LocalSettings is .workbench/settings.local.json, where "Always"
+	// writes its rule.
+	LocalSettings string
+	// Notes are start-up messages (misconfiguration, H12; a resumed
+	// session cut short).
+	Notes []string
+	// History is a resumed conversation to show.
+	History []provider.Message
+	// Now is the clock, for tests.
+	Now func() time.Time
+}
+
+// Model is the root of the UI: the only bubbletea model. Components are
+// plain values it drives.
+type Model struct {
+	cfg    Config
+	keys   keyMap
+	help   help.Model
+	width  int
+	height int
+
+	conv      *conversation.View
+	panel     *pipeline.Panel
+	showPanel bool
+	panelSet  bool // the person toggled the panel; do not auto-hide
+	input     input
+
+	approvals *approval.Queue
+	replies   map[*approval.Dialog]chan agent.ApprovalReply
+	questions map[*approval.QuestionDialog]chan questionReply
+
+	running   bool
+	cancel    context.CancelFunc
+	started   time.Time
+	queued    []string
+	usage     provider.Usage
+	quitAt    time.Time
+	flash     string
+	flashAt   time.Time
+	showHelp  bool
+	ticking   bool
+	toolStart map[string]time.Time
+}
+
+// New builds the app.
+func New(cfg Config) *Model {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	m := &Model{
+		cfg: cfg, keys: defaultKeys(), help: help.New(),
+		conv: conversation.New(), panel: pipeline.New(), input: newInput(),
+		approvals: &approval.Queue{Now: cfg.Now}, replies: map[*approval.Dialog]chan agent.ApprovalReply{},
+		questions: map[*approval.QuestionDialog]chan questionReply{},
+		toolStart: map[string]time.Time{},
+	}
+	cfg.Bridge.options = m.dialogOptions
+	m.replayHistory(cfg.History)
+	for _, n := range cfg.Notes {
+		m.conv.AddNotice(n)
+	}
+	return m
+}
+
+// Init starts listening to the agent side.
+func (m *Model) Init() tea.Cmd {
+	return m.cfg.Bridge.wait()
+}
+
+// promptDoneMsg reports the end of a run of the loop.
+type promptDoneMsg struct{ out agent.Outcome }
+
+// directDoneMsg reports the end of a `!command` call.
+type directDoneMsg struct {
+	call agent.Call
+	res  string
+}
+
+// tickMsg paces spinners.
+type tickMsg time.Time
+
+func (m *Model) tick() tea.Cmd {
+	if m.ticking {
+		return nil
+	}
+	m.ticking = true
+	return tea.Tick(tickEvery, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// Update is the one place state changes.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		return m, nil
+	case eventsMsg:
+		for _, ev := range msg {
+			m.onEvent(ev)
+		}
+		return m, tea.Batch(m.cfg.Bridge.wait(), m.tick())
+	case askMsg:
+		return m, tea.Batch(m.openApproval(msg), m.cfg.Bridge.wait())
+	case questionMsg:
+		return m, tea.Batch(m.openQuestion(pendingQuestion(msg)), m.cfg.Bridge.wait())
+	case promptDoneMsg:
+		return m, m.promptDone(msg.out)
+	case directDoneMsg:
+		return m, nil
+	case alwaysSavedMsg:
+		m.handleAlwaysSaved(msg)
+		return m, nil
+	case tickMsg:
+		m.ticking = false
+		m.panel.Tick(time.Time(msg))
+		if m.running || m.panel.Running() {
+			return m, m.tick()
+		}
+		return m, nil
+	case tea.MouseWheelMsg:
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			m.conv.ScrollBy(-3)
+		case tea.MouseWheelDown:
+			m.conv.ScrollBy(3)
+		}
+		return m, nil
+	case tea.PasteMsg:
+		if m.modalOpen() {
+			return m, m.updateModal(msg)
+		}
+		return m, m.input.update(msg)
+	case tea.KeyPressMsg:
+		if m.modalOpen() {
+			return m, m.updateModal(msg)
+		}
+		return m, m.onKey(msg)
+	}
+	return m, m.input.update(msg)
+}
+
+func (m *Model) now() time.Time { return m.cfg.Now() }
+
+func (m *Model) say(s string) {
+	m.flash, m.flashAt = s, m.now()
+}
+
+// onEvent turns one session event into component updates.
+func (m *Model) onEvent(ev agent.Event) {
+	switch ev.Kind {
+	case agent.EventText:
+		m.conv.AppendAssistantDelta(ev.Text)
+	case agent.EventThinking:
+		m.conv.AddThinking(ev.Text)
+	case agent.EventAssistant:
+		m.conv.FinishAssistant()
+	case agent.EventToolUse:
+		m.conv.FinishAssistant()
+		m.conv.AddToolUse(ev.Call.ID, ev.Call.Name, ev.Call.Input)
+		m.panel.ToolUse(ev.Call.ID, ev.Call.Name, ev.Call.Input)
+		m.toolStart[ev.Call.ID] = m.now()
+	case agent.EventToolResult:
+		d := m.now().Sub(m.toolStart[ev.Call.ID])
+		delete(m.toolStart, ev.Call.ID)
+		m.conv.SetToolResult(ev.Call.ID, *ev.Result, d)
+		m.panel.SetResult(ev.Call.ID, ev.Result.Text, ev.Result.IsError)
+	case agent.EventStage:
+		m.panel.Observe(*ev.Stage)
+	case agent.EventUsage:
+		m.usage = ev.Usage
+	case agent.EventNotification:
+		m.conv.AddNotice(firstLines(ev.Text, 3))
+	case agent.EventNotice:
+		m.conv.AddNotice(ev.Text)
+	case agent.EventDone:
+		m.conv.FinishAssistant()
+	}
+}
+
+// onKey handles keys when no modal is open.
+func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "ctrl+c":
+		if m.running {
+			m.interrupt()
+			m.quitAt = m.now()
+			m.say("Interrupted. Press Ctrl-C again to quit.")
+			return nil
+		}
+		if !m.quitAt.IsZero() && m.now().Sub(m.quitAt) < quitWindow {
+			return m.quit()
+		}
+		m.quitAt = m.now()
+		m.say("Press Ctrl-C again to quit.")
+		return nil
+	case "esc":
+		if m.showHelp {
+			m.showHelp = false
+			return nil
+		}
+		if m.running {
+			m.interrupt()
+			m.say("Interrupted.")
+		}
+		return nil
+	case "shift+tab":
+		m.cycleMode()
+		return nil
+	case "ctrl+t":
+		m.showPanel, m.panelSet = !m.showPanel, true
+		m.layout()
+		return nil
+	case "pgup":
+		m.conv.ScrollBy(-(m.convHeight() - 2))
+		return nil
+	case "pgdown":
+		m.conv.ScrollBy(m.convHeight() - 2)
+		return nil
+	case "ctrl+p":
+		m.conv.SelectPrev()
+		return nil
+	case "ctrl+n":
+		m.conv.SelectNext()
+		return nil
+	case "ctrl+o":
+		m.conv.ToggleExpand()
+		return nil
+	case "ctrl+v":
+		if _, spill, ok := m.conv.Selected(); ok && spill != nil {
+			m.say("Full output: " + spill.Path + " (the viewer opens it in a later version; /open works for any file)")
+		}
+		return nil
+	case "f1":
+		m.showHelp = !m.showHelp
+		return nil
+	case "tab":
+		if m.input.complete() {
+			return nil
+		}
+		if m.running && strings.TrimSpace(m.input.value()) != "" {
+			m.enqueue()
+			return nil
+		}
+		return nil
+	case "up":
+		if m.input.browse(-1) {
+			return nil
+		}
+	case "down":
+		if m.input.browse(1) {
+			return nil
+		}
+	case "enter":
+		return m.submit()
+	}
+	return m.input.update(k)
+}
+
+func (m *Model) enqueue() {
+	text := strings.TrimSpace(m.input.value())
+	m.queued = append(m.queued, text)
+	m.input.remember(text)
+	m.input.reset()
+	m.say(fmt.Sprintf("Queued (%d waiting); it is sent when the agent finishes.", len(m.queued)))
+}
+
+// submit acts on Enter: a command, a direct shell call, or a prompt.
+func (m *Model) submit() tea.Cmd {
+	text := strings.TrimSpace(m.input.value())
+	if text == "" {
+		return nil
+	}
+	if c := m.input.completions(); len(c) > 0 && c[0].name != text && !isCommand(text) {
+		m.input.complete()
+		return nil
+	}
+	switch {
+	case strings.HasPrefix(text, "/"):
+		m.input.remember(text)
+		m.input.reset()
+		return m.command(text)
+	case strings.HasPrefix(text, "!"):
+		m.input.remember(text)
+		m.input.reset()
+		return m.direct(strings.TrimSpace(text[1:]))
+	}
+	if m.running {
+		m.enqueue()
+		return nil
+	}
+	m.input.remember(text)
+	m.input.reset()
+	return m.startPrompt(text)
+}
+
+func isCommand(text string) bool {
+	name, _, _ := strings.Cut(text, " ")
+	for _, c := range slashCommands {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// startPrompt runs the loop for one message in the background; its events
+// arrive through the bridge, its end as promptDoneMsg.
+func (m *Model) startPrompt(text string) tea.Cmd {
+	m.conv.AddUser(text)
+	m.conv.ScrollToBottom()
+	ctx, cancel := context.WithCancel(context.Background())
+	m.cancel, m.running, m.started = cancel, true, m.now()
+	sess := m.cfg.Agent
+	return tea.Batch(func() tea.Msg {
+		return promptDoneMsg{sess.Prompt(ctx, text)}
+	}, m.tick())
+}
+
+func (m *Model) interrupt() {
+	if m.cancel != nil {
+		m.cancel()
+	}
+}
+
+func (m *Model) promptDone(out agent.Outcome) tea.Cmd {
+	m.running = false
+	if m.cancel != nil {
+		m.cancel()
+		m.cancel = nil
+	}
+	m.conv.FinishAssistant()
+	switch out.StopReason {
+	case agent.StopCompleted:
+	case agent.StopAborted:
+		m.conv.AddNotice("Interrupted.")
+	case agent.StopModelError:
+		m.conv.AddError(fmt.Sprintf("The model failed: %v", out.Err))
+	default:
+		msg := "The run stopped: " + out.StopReason
+		if out.Text != "" && out.StopReason == agent.StopHookPrevented {
+			msg += ": " + out.Text
+		}
+		m.conv.AddNotice(msg)
+	}
+	if len(m.queued) > 0 {
+		next := m.queued[0]
+		m.queued = m.queued[1:]
+		return m.startPrompt(next)
+	}
+	return nil
+}
+
+// direct runs `!command` through the same pipeline as the agent's calls,
+// approval dialog included.
+func (m *Model) direct(command string) tea.Cmd {
+	if command == "" {
+		return nil
+	}
+	in, _ := jsonMarshal(map[string]string{"command": command})
+	call := agent.Call{ID: fmt.Sprintf("direct_%d", m.now().UnixNano()), Name: "Bash", Input: in}
+	m.conv.AddUser("!" + command)
+	m.onEvent(agent.Event{Kind: agent.EventToolUse, Call: &call})
+	p, bridge := m.cfg.Pipeline, m.cfg.Bridge
+	return tea.Batch(func() tea.Msg {
+		res := p.Run(context.Background(), call)
+		bridge.Publish(agent.Event{Kind: agent.EventToolResult, Call: &call, Result: &res})
+		return directDoneMsg{call: call}
+	}, m.tick())
+}
+
+// cycleMode is Shift+Tab: default -> acceptEdits -> plan -> default. Other
+// modes are reached with /mode.
+func (m *Model) cycleMode() {
+	next := map[permission.Mode]permission.Mode{
+		permission.ModeDefault:     permission.ModeAcceptEdits,
+		permission.ModeAcceptEdits: permission.ModePlan,
+		permission.ModePlan:        permission.ModeDefault,
+	}[m.cfg.Mode.Get()]
+	if next == "" {
+		next = permission.ModeDefault
+	}
+	m.setMode(next)
+}
+
+func (m *Model) setMode(mode permission.Mode) {
+	m.cfg.Mode.Set(mode)
+	if m.cfg.OnModeChange != nil {
+		m.cfg.OnModeChange(mode)
+	}
+	m.say("Permission mode: " + string(mode))
+}
+
+// quit ends the program; main closes the session (SessionEnd, tasks).
+func (m *Model) quit() tea.Cmd {
+	m.interrupt()
+	for d, ch := range m.replies {
+		ch <- agent.ApprovalReply{By: "person", Feedback: "Workbench is quitting"}
+		delete(m.replies, d)
+	}
+	for d, ch := range m.questions {
+		ch <- questionReply{err: askuser.ErrDeclined}
+		delete(m.questions, d)
+	}
+	m.cfg.Bridge.Close()
+	return tea.Quit
+}
+
+func (m *Model) replayHistory(h []provider.Message) {
+	for _, msg := range h {
+		for _, b := range msg.Blocks {
+			switch {
+			case msg.Role == provider.RoleUser && b.Type == provider.BlockText:
+				m.conv.AddUser(firstLines(b.Text, 20))
+			case b.Type == provider.BlockText:
+				m.conv.AppendAssistantDelta(b.Text)
+				m.conv.FinishAssistant()
+			case b.Type == provider.BlockToolUse:
+				m.conv.AddToolUse(b.ToolUseID, b.ToolName, b.Input)
+			case b.Type == provider.BlockToolResult:
+				m.conv.SetToolResult(b.ToolUseID, resultOf(b), 0)
+			}
+		}
+	}
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		return strings.Join(lines[:n], "\n") + "\n…"
+	}
+	return s
+}

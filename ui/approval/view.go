@@ -1,0 +1,312 @@
+package approval
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/seed92b641c3/workbench/theme"
+)
+
+const (
+	// dialogFrame is the columns the border and padding take.
+	dialogFrame = 4
+	// dialogBorderRows is the rows the top and bottom border take.
+	dialogBorderRows = 2
+	// dialogMaxWidth caps the dialog on very wide terminals, where lines
+	// longer than this are hard to follow.
+	dialogMaxWidth = 180
+	// dialogMinInner is the narrowest content width laid out; a terminal
+	// narrower than this gets a clipped dialog rather than a broken one.
+	dialogMinInner = 16
+	// messageMaxLines bounds the decision's explanation, so the body keeps
+	// most of a small screen.
+	messageMaxLines = 3
+	// minBodyRows is the body height below which the decision's message,
+	// the note on where Always writes and the spacing are given up, in that
+	// order, to make room.
+	minBodyRows = 6
+	// editorMinRows is the smallest editor, so a one-line command still
+	// looks like a place to type.
+	editorMinRows = 3
+)
+
+// innerWidth is the content width of a dialog drawn in width columns.
+func innerWidth(width int) int {
+	return max(dialogMinInner, min(width, dialogMaxWidth)-dialogFrame)
+}
+
+// View draws the dialog to fit in width × height cells: a rounded border in
+// the warning colour, the title, why it asks, the input under review
+// (scrolling when it does not fit), the choices with their keys, and a help
+// line. View records the body height it used, so paging moves by a screen.
+func (d *Dialog) View(width, height int) string {
+	w := innerWidth(width)
+	rows := max(1, height-dialogBorderRows)
+	head := d.header(w)
+	compact := false
+	foot := d.footerLines(w, compact)
+	reason, msg := d.whyLines(w)
+	gaps := 2 // blank lines around the body
+	avail := rows - len(head) - len(reason) - len(msg) - len(foot) - gaps
+	for avail < minBodyRows && len(msg) > 0 {
+		msg = msg[:len(msg)-1]
+		avail++
+	}
+	if avail < minBodyRows {
+		compact = true
+		short := d.footerLines(w, compact)
+		avail += len(foot) - len(short)
+		foot = short
+	}
+	if avail < minBodyRows {
+		avail += gaps
+		gaps = 0
+	}
+	avail = max(1, avail)
+
+	var mid []string
+	if d.mode == editing {
+		mid = d.editorLines(w, avail)
+	} else {
+		mid = d.bodyWindow(w, avail)
+		// The help line offers scrolling only when the body overflows,
+		// which is known now; the footer keeps its height.
+		foot = d.footerLines(w, compact)
+	}
+	lines := append([]string{}, head...)
+	lines = append(lines, reason...)
+	lines = append(lines, msg...)
+	if gaps > 0 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, mid...)
+	if gaps > 0 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, foot...)
+	return frame(lines, w, rows)
+}
+
+// footerLines is the part under the body; compact leaves out the note on
+// where Always writes, for short screens.
+func (d *Dialog) footerLines(w int, compact bool) []string {
+	if d.mode == editing {
+		return d.editFooter(w)
+	}
+	return d.footer(w, compact)
+}
+
+// frame pads every line to w, keeps at most rows of them (the last ones,
+// which hold the choices, win over the top), and draws the border.
+func frame(lines []string, w, rows int) string {
+	if len(lines) > rows {
+		lines = append(lines[:max(0, rows-1)], lines[len(lines)-1])[:rows]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			l = ansi.Truncate(l, w, "…")
+		}
+		lines[i] = pad(l, w)
+	}
+	return theme.Dialog.Render(strings.Join(lines, "\n"))
+}
+
+// header is the title line, with the queue position at the right.
+func (d *Dialog) header(w int) []string {
+	return []string{titleLine(d.title, d.place, d.total, w)}
+}
+
+func titleLine(title string, place, total, w int) string {
+	pos := ""
+	if total > 1 {
+		pos = fmt.Sprintf("%d of %d", place, total)
+	}
+	t := truncate(visible(title), max(1, w-ansi.StringWidth(pos)-1))
+	gap := max(1, w-ansi.StringWidth(t)-ansi.StringWidth(pos))
+	if pos == "" {
+		return theme.Title.Render(t)
+	}
+	return theme.Title.Render(t) + strings.Repeat(" ", gap) + theme.Dim.Render(pos)
+}
+
+// whyLines say what asked and, when it adds something, the decision's own
+// sentence; the second may be cut on a short screen, the first never is.
+func (d *Dialog) whyLines(w int) (reason, message []string) {
+	for i, l := range wrapText("Why: "+d.reason, w) {
+		if i == 0 {
+			l = theme.Warn.Render("Why: ") + theme.Base.Render(strings.TrimPrefix(l, "Why: "))
+		} else {
+			l = theme.Base.Render(l)
+		}
+		reason = append(reason, l)
+	}
+	if d.message == "" {
+		return reason, nil
+	}
+	msg := wrapText(d.message, w)
+	if len(msg) > messageMaxLines {
+		msg = msg[:messageMaxLines]
+		msg[messageMaxLines-1] = truncate(msg[messageMaxLines-1]+" …", w)
+	}
+	for _, l := range msg {
+		message = append(message, theme.Dim.Render(l))
+	}
+	return reason, message
+}
+
+// bodyWindow is the visible part of the review, with a line saying where
+// the window is when the body does not fit.
+func (d *Dialog) bodyWindow(w, rows int) []string {
+	body := d.body.render(w)
+	d.bodyLen = len(body)
+	if len(body) <= rows {
+		d.bodyRows, d.scroll = len(body), 0
+		return body
+	}
+	d.bodyRows = max(1, rows-1)
+	d.scroll = max(0, min(d.scroll, len(body)-d.bodyRows))
+	end := d.scroll + d.bodyRows
+	out := append([]string{}, body[d.scroll:end]...)
+	pos := fmt.Sprintf("lines %d–%d of %d · ↑/↓ pgup/pgdn scroll", d.scroll+1, end, len(body))
+	return append(out, theme.Dim.Render(truncate(pos, w)))
+}
+
+// footer holds the choices, the scope of the session choices, the feedback
+// line when it is open, and the help line.
+func (d *Dialog) footer(w int, compact bool) []string {
+	out := buttons(d.choices, d.selected, w)
+	switch {
+	case d.plan:
+	case len(d.scope) > 0:
+		out = append(out, scopeLines(d.scope, w, compact)...)
+	case d.noScope != "":
+		for _, l := range wrapText(d.noScope, w) {
+			out = append(out, theme.Dim.Render(l))
+		}
+	}
+	if d.mode == feedback {
+		label := "Tell the agent why, or what to do instead:"
+		if d.plan {
+			label = "What should change in the plan?"
+		}
+		d.feedback.SetWidth(max(1, w-3))
+		out = append(out, theme.Bold.Render(truncate(label, w)), d.feedback.View())
+		return append(out, helpLine(w, d.fkeys.Send, d.fkeys.Back))
+	}
+	return append(out, helpLine(w, d.choiceHelp()...))
+}
+
+// choiceHelp lists the keys worth a hint while choosing; the choice keys
+// are on the buttons already.
+func (d *Dialog) choiceHelp() []key.Binding {
+	k := d.keys
+	var bs []key.Binding
+	if d.editable {
+		bs = append(bs, k.Edit)
+	}
+	deny := k.Deny
+	if d.plan {
+		deny = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "keep planning"))
+	}
+	bs = append(bs, deny, k.Next, k.Confirm)
+	if d.bodyLen > d.bodyRows {
+		bs = append(bs, k.Up)
+	}
+	return bs
+}
+
+// scopeLabel introduces the rules of the session choices.
+const scopeLabel = "s/a allow: "
+
+// scopeLines show the rules "Yes for this session" and "Always" would add,
+// exactly and in full (wrapped, never cut), and, unless compact, where
+// Always writes them.
+func scopeLines(scope []string, w int, compact bool) []string {
+	indent := ansi.StringWidth(scopeLabel)
+	var out []string
+	for i, l := range wrapText(strings.Join(scope, ", "), max(1, w-indent)) {
+		head := strings.Repeat(" ", indent)
+		if i == 0 {
+			head = theme.Dim.Render(scopeLabel)
+		}
+		out = append(out, head+theme.Bold.Render(l))
+	}
+	if compact {
+		return out
+	}
+	for _, l := range wrapText("(a also saves it in "+LocalSettings+")", max(1, w-indent)) {
+		out = append(out, strings.Repeat(" ", indent)+theme.Dim.Render(l))
+	}
+	return out
+}
+
+// buttons lays the choices out in rows that fit w, each with its key; the
+// selected one is marked with › as well as colour.
+func buttons(cs []choice, selected, w int) []string {
+	var rows []string
+	line, lineW := "", 0
+	for i, c := range cs {
+		plain := c.key + " " + c.label
+		b := "  " + theme.KeyHint.Render(c.key) + " " + theme.Base.Render(c.label)
+		if i == selected {
+			b = theme.KeyHint.Render("› ") + theme.Selected.Render(plain)
+		}
+		bw := 2 + ansi.StringWidth(plain)
+		if lineW > 0 && lineW+1+bw > w {
+			rows = append(rows, line)
+			line, lineW = "", 0
+		}
+		if lineW > 0 {
+			line += " "
+			lineW++
+		}
+		line += b
+		lineW += bw
+	}
+	return append(rows, line)
+}
+
+// helpLine renders key hints on one line, cut with an ellipsis if they do
+// not fit.
+func helpLine(w int, bs ...key.Binding) string {
+	h := help.New()
+	h.ShortSeparator = " · "
+	h.Styles.ShortKey = theme.KeyHint
+	h.Styles.ShortDesc = theme.Dim
+	h.Styles.ShortSeparator = theme.Dim
+	h.Styles.Ellipsis = theme.Dim
+	h.SetWidth(w)
+	return h.ShortHelpView(bs)
+}
+
+// editFooter is the help of the editor and the reason the last save was
+// refused.
+func (d *Dialog) editFooter(w int) []string {
+	var out []string
+	for _, l := range wrapText(d.editErr, w) {
+		if d.editErr != "" {
+			out = append(out, theme.Err.Render(l))
+		}
+	}
+	return append(out, helpLine(w, d.ekeys.Save, d.ekeys.Back))
+}
+
+// editorLines is the editor in place of the body, under a line saying what
+// is being edited and that the result is checked again.
+func (d *Dialog) editorLines(w, rows int) []string {
+	what := "Edit the input (JSON). It is checked against the rules again before it runs."
+	if d.editCommand {
+		what = "Edit the command. It is checked against the rules again before it runs."
+	}
+	out := []string{}
+	for _, l := range wrapText(what, w) {
+		out = append(out, theme.Dim.Render(l))
+	}
+	d.editor.SetWidth(w)
+	d.editor.SetHeight(max(1, min(rows-len(out), max(editorMinRows, d.editor.LineCount()+1))))
+	return append(out, strings.Split(d.editor.View(), "\n")...)
+}

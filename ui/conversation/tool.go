@@ -1,0 +1,195 @@
+package conversation
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"github.com/seed92b641c3/workbench/theme"
+	"github.com/seed92b641c3/workbench/tools"
+)
+
+// collapsedLines is how many output lines a tool call shows until it is
+// expanded: enough to see whether it worked, few enough that a long build
+// log does not push the conversation off the screen.
+const collapsedLines = 4
+
+// toolState is where a tool call is, as far as the conversation knows.
+type toolState int
+
+const (
+	toolRunning toolState = iota // queued or running
+	toolAsking                   // waiting for the person's approval
+	toolOK                       // finished
+	toolFailed                   // finished with an error result
+)
+
+// toolItem is one tool call: a header line and, once it finished, its
+// output under it.
+type toolItem struct {
+	id, name string
+	input    json.RawMessage
+	r        toolRenderer
+	state    toolState
+	res      tools.Result
+	dur      time.Duration
+	expanded bool
+	output   []string // sanitized output lines, computed once per result
+}
+
+func (t *toolItem) toggle() { t.expanded = !t.expanded }
+
+func (t *toolItem) setResult(res tools.Result, dur time.Duration) {
+	t.res, t.dur = res, dur
+	t.state = toolOK
+	if res.IsError {
+		t.state = toolFailed
+	}
+	text := strings.TrimRight(sanitize(t.r.Body(t.input, res)), "\n ")
+	t.output = nil
+	if strings.TrimSpace(text) != "" {
+		t.output = strings.Split(text, "\n")
+	}
+}
+
+// hiddenLines is how many output lines the collapsed view leaves out.
+func (t *toolItem) hiddenLines() int {
+	if t.expanded {
+		return 0
+	}
+	return max(len(t.output)-collapsedLines, 0)
+}
+
+func (t *toolItem) render(rc *renderCtx) []string {
+	lines := []string{t.header(rc)}
+	if t.state != toolOK && t.state != toolFailed {
+		return lines
+	}
+	gutter := theme.Dim.Render(indent + "│ ")
+	avail := max(rc.width-len(indent)-2, 1)
+	style := theme.Base
+	if t.state == toolFailed {
+		style = theme.Err
+	}
+	switch {
+	case len(t.output) == 0 && t.res.Spill == nil:
+		lines = append(lines, gutter+theme.Dim.Render("(no output)"))
+	case t.expanded:
+		for _, l := range t.output {
+			lines = appendWrapped(lines, l, rc.width, gutter, style)
+		}
+	default:
+		for _, l := range t.output[:min(len(t.output), collapsedLines)] {
+			lines = append(lines, gutter+style.Render(clip(l, avail)))
+		}
+		if n := t.hiddenLines(); n > 0 {
+			hint := "… +" + plural(n, "line")
+			if rc.hints.Expand != "" {
+				hint += fmt.Sprintf(" (%s to expand)", rc.hints.Expand)
+			}
+			lines = append(lines, gutter+theme.Dim.Render(clip(hint, avail)))
+		}
+	}
+	if sp := t.res.Spill; sp != nil {
+		msg := fmt.Sprintf("full output: %s, %s", size(sp.Bytes), plural(int(sp.Lines), "line"))
+		if rc.hints.Open != "" {
+			msg += fmt.Sprintf(" (%s to open)", rc.hints.Open)
+		}
+		lines = append(lines, gutter+theme.Warn.Render(clip(msg, avail)))
+		// The path gets its own lines and is wrapped, never clipped: the
+		// person may need all of it.
+		for _, part := range strings.Split(xansi.Hardwrap(sanitize(sp.Path), avail, true), "\n") {
+			lines = append(lines, gutter+theme.Dim.Render(part))
+		}
+	}
+	return lines
+}
+
+// header is the call's one line: status, tool, a short form of its input,
+// and how long it took.
+func (t *toolItem) header(rc *renderCtx) string {
+	sym, symStyle := theme.SymbolRunning, theme.ToolName
+	switch t.state {
+	case toolAsking:
+		sym, symStyle = theme.SymbolAsk, theme.Warn
+	case toolOK:
+		sym, symStyle = theme.SymbolOK, theme.OK
+	case toolFailed:
+		sym, symStyle = theme.SymbolError, theme.Err
+	}
+	dur := ""
+	if t.dur > 0 && (t.state == toolOK || t.state == toolFailed) {
+		dur = " " + duration(t.dur)
+	}
+	summary := oneLine(sanitize(t.r.Summary(t.input)))
+	// Room for the summary: the symbol and its space, the name, the
+	// parentheses and the duration.
+	room := rc.width - 2 - xansi.StringWidth(t.name) - 2 - len(dur)
+	call := t.name
+	if room > 0 {
+		call += "(" + clip(summary, room) + ")"
+	}
+	name, args := theme.ToolName, theme.Base
+	if rc.selected {
+		name, args = theme.Selected.Bold(true), theme.Selected
+	}
+	out := symStyle.Render(sym) + " " + name.Render(clip(t.name, rc.width-2))
+	if len(call) > len(t.name) {
+		out += args.Render(call[len(t.name):])
+	}
+	if dur != "" {
+		out += theme.Dim.Render(dur)
+	}
+	return clip(out, rc.width)
+}
+
+// duration formats a call's duration as the header shows it: milliseconds
+// for calls too quick for hundredths, hundredths for quick calls, tenths up
+// to a minute, then minutes and seconds.
+func duration(d time.Duration) string {
+	switch {
+	case d < 10*time.Millisecond:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	default:
+		d = d.Round(time.Second)
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+}
+
+// size formats a byte count in binary units.
+func size(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	v, i := float64(n)/unit, 0
+	for v >= unit && i < 3 {
+		v /= unit
+		i++
+	}
+	return fmt.Sprintf("%.1f %s", v, []string{"KiB", "MiB", "GiB", "TiB"}[i])
+}
+
+// count formats a number with thousands separators, so a line count reads
+// at a glance.
+func count(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + count(-n)
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/seed92b641c3/workbench/theme"
+)
+
+// maxInputLines is how tall the input grows before it scrolls: enough for a
+// pasted paragraph without pushing the conversation off screen.
+const maxInputLines = 8
+
+// slashCommand is one `/` command with the help shown while completing.
+type slashCommand struct {
+	name string
+	help string
+}
+
+// slashCommands are the commands the input completes, in the order shown.
+var slashCommands = []slashCommand{
+	{"/help", "keys and commands"},
+	{"/mode", "permission mode: /mode [default|acceptEdits|plan|bypassPermissions|dontAsk|auto]"},
+	{"/model", "the provider and model in use"},
+	{"/clear", "start the conversation afresh (the transcript keeps it)"},
+	{"/resume", "list earlier sessions of this project to resume"},
+	{"/tasks", "background tasks and monitors"},
+	{"/shell", "open your own shell in a pane"},
+	{"/open", "open a file or spill file in the viewer: /open PATH"},
+	{"/trace", "show or hide the pipeline panel"},
+	{"/quit", "end the session and leave"},
+}
+
+// input is the multi-line editor with history and `/` completion.
+type input struct {
+	ta      textarea.Model
+	history []string
+	histPos int    // len(history) when not browsing
+	draft   string // what was typed before browsing history
+	width   int
+}
+
+func newInput() input {
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	ta.Prompt = "› "
+	ta.Placeholder = "Ask the agent, !command to run a shell command, / for commands"
+	ta.CharLimit = 0
+	ta.SetHeight(1)
+	ta.Focus()
+	// Enter sends; the root handles it. Newlines come from Shift+Enter,
+	// Alt+Enter and Ctrl+J.
+	ta.KeyMap.InsertNewline.SetKeys("shift+enter", "alt+enter", "ctrl+j")
+	return input{ta: ta}
+}
+
+func (in *input) setWidth(w int) {
+	in.width = w
+	in.ta.SetWidth(w)
+	in.fit()
+}
+
+// fit grows the editor with its content, up to maxInputLines.
+func (in *input) fit() {
+	lines := in.ta.LineCount()
+	if lines < 1 {
+		lines = 1
+	}
+	in.ta.SetHeight(min(lines, maxInputLines))
+}
+
+func (in *input) value() string { return in.ta.Value() }
+
+func (in *input) reset() {
+	in.ta.Reset()
+	in.histPos = len(in.history)
+	in.fit()
+}
+
+func (in *input) setValue(s string) {
+	in.ta.SetValue(s)
+	in.fit()
+}
+
+// remember adds a sent entry to the history.
+func (in *input) remember(s string) {
+	if s == "" || (len(in.history) > 0 && in.history[len(in.history)-1] == s) {
+		in.histPos = len(in.history)
+		return
+	}
+	in.history = append(in.history, s)
+	in.histPos = len(in.history)
+}
+
+// browse moves through history with up/down when the cursor is on the
+// first or last line; it reports whether it used the key.
+func (in *input) browse(delta int) bool {
+	if len(in.history) == 0 {
+		return false
+	}
+	if delta < 0 && in.ta.Line() > 0 {
+		return false
+	}
+	if delta > 0 && in.ta.Line() < in.ta.LineCount()-1 {
+		return false
+	}
+	if in.histPos == len(in.history) {
+		in.draft = in.ta.Value()
+	}
+	pos := in.histPos + delta
+	if pos < 0 || pos > len(in.history) {
+		return false
+	}
+	in.histPos = pos
+	if pos == len(in.history) {
+		in.setValue(in.draft)
+	} else {
+		in.setValue(in.history[pos])
+	}
+	return true
+}
+
+func (in *input) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	in.ta, cmd = in.ta.Update(msg)
+	in.fit()
+	return cmd
+}
+
+// completions lists the slash commands matching what is typed, when the
+// input is a lone `/word`.
+func (in *input) completions() []slashCommand {
+	v := in.ta.Value()
+	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
+		return nil
+	}
+	var out []slashCommand
+	for _, c := range slashCommands {
+		if strings.HasPrefix(c.name, v) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// complete replaces a partial command with the first completion.
+func (in *input) complete() bool {
+	c := in.completions()
+	if len(c) == 0 || c[0].name == in.ta.Value() {
+		return false
+	}
+	in.setValue(c[0].name + " ")
+	in.ta.CursorEnd()
+	return true
+}
+
+// view renders the editor with its completion list above it.
+func (in *input) view() string {
+	box := lipgloss.NewStyle().BorderStyle(lipgloss.NormalBorder()).BorderTop(true).BorderForeground(theme.Subtle).Width(in.width)
+	body := box.Render(in.ta.View())
+	comps := in.completions()
+	if len(comps) == 0 {
+		return body
+	}
+	var lines []string
+	for i, c := range comps {
+		name := theme.Dim.Render(c.name)
+		if i == 0 {
+			name = theme.KeyHint.Render(c.name)
+		}
+		lines = append(lines, "  "+name+"  "+theme.Dim.Render(c.help))
+	}
+	return strings.Join(lines, "\n") + "\n" + body
+}

@@ -1,0 +1,170 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/seed92b641c3/workbench/theme"
+)
+
+// resize lays the screen out again for a new terminal size.
+func (m *Model) resize(w, h int) {
+	m.width, m.height = w, h
+	if !m.panelSet {
+		m.showPanel = w >= panelMinTerminal
+	}
+	m.layout()
+}
+
+func (m *Model) panelWidth() int {
+	if !m.showPanel || m.width < 60 {
+		return 0
+	}
+	return max(30, int(float64(m.width)*panelShare))
+}
+
+func (m *Model) convWidth() int {
+	if pw := m.panelWidth(); pw > 0 {
+		return m.width - pw - 1
+	}
+	return m.width
+}
+
+// convHeight is what is left for the conversation after the input, the
+// help line and the status line.
+func (m *Model) convHeight() int {
+	return max(1, m.height-m.inputHeight()-2)
+}
+
+func (m *Model) inputHeight() int {
+	return lipgloss.Height(m.input.view())
+}
+
+func (m *Model) layout() {
+	if m.width == 0 {
+		return
+	}
+	m.input.setWidth(m.width)
+	m.conv.SetSize(m.convWidth(), m.convHeight())
+	if pw := m.panelWidth(); pw > 0 {
+		m.panel.SetSize(pw, m.convHeight())
+	}
+}
+
+// View renders the whole screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "workbench"
+	return v
+}
+
+func (m *Model) render() string {
+	if m.width == 0 || m.height == 0 {
+		return ""
+	}
+	m.layout()
+	top := lipgloss.NewStyle().Width(m.convWidth()).Height(m.convHeight()).MaxHeight(m.convHeight()).Render(m.conv.View())
+	if pw := m.panelWidth(); pw > 0 {
+		sep := lipgloss.NewStyle().Foreground(theme.Subtle).Render(strings.Repeat("│\n", m.convHeight()-1) + "│")
+		top = lipgloss.JoinHorizontal(lipgloss.Top, top, sep, m.panel.View())
+	}
+	screen := lipgloss.JoinVertical(lipgloss.Left, top, m.input.view(), m.helpLine(), m.statusLine())
+	switch {
+	case m.approvals.Current() != nil:
+		screen = m.overlay(screen, m.approvals.Current().View(min(m.width-4, 160), m.convHeight()))
+	case m.showHelp:
+		screen = m.overlay(screen, m.helpPage())
+	}
+	return screen
+}
+
+// overlay draws a dialog centred over the conversation area, keeping the
+// screen around it visible.
+func (m *Model) overlay(screen, dialog string) string {
+	lines := strings.Split(screen, "\n")
+	dlines := strings.Split(dialog, "\n")
+	dw := lipgloss.Width(dialog)
+	x := max(0, (m.width-dw)/2)
+	y := max(0, (m.convHeight()-len(dlines))/2)
+	for i, dl := range dlines {
+		row := y + i
+		if row >= len(lines) {
+			break
+		}
+		base := lines[row]
+		left := ansi.Truncate(base, x, "")
+		if pad := x - ansi.StringWidth(left); pad > 0 {
+			left += strings.Repeat(" ", pad)
+		}
+		right := ansi.TruncateLeft(base, x+ansi.StringWidth(dl), "")
+		lines[row] = left + "\x1b[0m" + dl + "\x1b[0m" + right
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) helpLine() string {
+	if m.flash != "" && m.now().Sub(m.flashAt) < 5*quitWindow {
+		return lipgloss.NewStyle().Foreground(theme.Warning).MaxWidth(m.width).Render(m.flash)
+	}
+	m.help.SetWidth(m.width)
+	return m.help.ShortHelpView(m.keys.ShortHelp())
+}
+
+func (m *Model) helpPage() string {
+	m.help.SetWidth(min(m.width-8, 100))
+	var b strings.Builder
+	b.WriteString(theme.Title.Render("Keys") + "\n\n")
+	b.WriteString(m.help.FullHelpView(m.keys.FullHelp()) + "\n\n")
+	b.WriteString(theme.Title.Render("Commands") + "\n\n")
+	for _, c := range slashCommands {
+		fmt.Fprintf(&b, "%s  %s\n", theme.KeyHint.Render(fmt.Sprintf("%-8s", c.name)), theme.Dim.Render(c.help))
+	}
+	b.WriteString("\n" + theme.Dim.Render("!command runs a shell command through the pipeline. Esc closes this page."))
+	return theme.Border.Padding(0, 1).Render(b.String())
+}
+
+// statusLine shows the mode, the model, tokens, what runs and what waits.
+func (m *Model) statusLine() string {
+	mode := string(m.cfg.Mode.Get())
+	modeStyle := theme.Dim
+	switch mode {
+	case "acceptEdits":
+		modeStyle = theme.Warn
+	case "plan":
+		modeStyle = lipgloss.NewStyle().Foreground(theme.Info)
+	case "bypassPermissions":
+		modeStyle = theme.Err
+	}
+	parts := []string{modeStyle.Render("⏵ " + mode)}
+	parts = append(parts, theme.Dim.Render(m.cfg.Agent.Provider()+"/"+m.cfg.Agent.Model()))
+	tokens := m.usage.InputTokens + m.usage.CacheRead + m.usage.CacheWrite + m.usage.OutputTokens
+	parts = append(parts, theme.Dim.Render(fmt.Sprintf("%s tokens", humanCount(tokens))))
+	if m.running {
+		parts = append(parts, theme.OK.Render(fmt.Sprintf("%s working %s", theme.SymbolRunning, m.now().Sub(m.started).Round(1e9))))
+	}
+	if n := len(m.queued); n > 0 {
+		parts = append(parts, theme.Warn.Render(fmt.Sprintf("%d queued", n)))
+	}
+	if n := m.approvals.Len(); n > 0 {
+		parts = append(parts, theme.Warn.Render(fmt.Sprintf("%d approval(s) pending", n)))
+	}
+	line := strings.Join(parts, theme.Dim.Render(" · "))
+	return lipgloss.NewStyle().MaxWidth(m.width).Render(line)
+}
+
+func humanCount(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	default:
+		return fmt.Sprint(n)
+	}
+}

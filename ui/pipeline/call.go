@@ -1,0 +1,249 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/seed92b641c3/workbench/agent"
+)
+
+// call is what the panel knows of one tool call, updated event by event.
+type call struct {
+	id, tool string
+	group    *group
+	depth    int // nesting under the group's top-level call
+	member   int // position in group.calls
+
+	input     json.RawMessage // as the model asked (ToolUse)
+	rewritten json.RawMessage // as it ran after the last rewrite (recheck)
+	summary   string
+
+	events []agent.StageEvent // the full trace, for Detail
+	items  []item             // the compact stages, for View
+	start  time.Time          // when the first stage began
+	begun  bool
+	done   bool
+	total  time.Duration // the result stage's duration: the whole call
+	final  string        // the result stage's outcome
+
+	result *resultHead
+
+	// version changes with every change to what the call shows; the
+	// render cache is valid while version, width and selection match.
+	version  int
+	cache    []piece
+	cacheVer int
+	cacheW   int
+	cacheSel bool
+	// pieces are the rendered stages, valid while piecesVer is version.
+	pieces    []piece
+	piecesVer int
+}
+
+// resultHead is the start of a call's result text, as the root gave it.
+type resultHead struct {
+	text    string
+	isError bool
+	bytes   int
+}
+
+// item is one stage as the compact view shows it. Events that belong
+// together become one item: a call's start and its end, a permission ask
+// and the person's answer, a rewrite and its re-check.
+type item struct {
+	stage    agent.Stage
+	outcomes []string
+	start    time.Time
+	dur      time.Duration // the sum of the events' durations
+	rule     string        // the last rule an event named
+	bytes    int64
+	who      string // recheck: who rewrote the input
+}
+
+func (it *item) last() string {
+	return it.outcomes[len(it.outcomes)-1]
+}
+
+// absorbs reports whether ev continues it rather than starting a new item.
+// The person's answer to an ask is a permission event even when the ask
+// came from a re-check, so it joins whichever item asked.
+func (it *item) absorbs(ev agent.StageEvent) bool {
+	if ev.Stage == agent.StageRecheck && ev.Outcome == agent.OutcomeRewrite {
+		return false
+	}
+	return it.stage == ev.Stage || (ev.Stage == agent.StagePermission && it.last() == agent.OutcomeAsk)
+}
+
+func (c *call) add(ev agent.StageEvent) {
+	c.version++
+	c.events = append(c.events, ev)
+	d := time.Duration(ev.DurationUS) * time.Microsecond
+	began := ev.Time.Add(-d)
+	if len(c.events) == 1 {
+		c.start = began
+	}
+	if c.tool == "" {
+		c.tool = ev.Tool
+	}
+	if n := len(c.items); n > 0 && c.items[n-1].absorbs(ev) {
+		it := &c.items[n-1]
+		it.outcomes = append(it.outcomes, ev.Outcome)
+		it.dur += d
+		if ev.Rule != "" {
+			it.rule = ev.Rule
+		}
+		if ev.Bytes != 0 {
+			it.bytes = ev.Bytes
+		}
+	} else {
+		c.items = append(c.items, item{
+			stage: ev.Stage, outcomes: []string{ev.Outcome}, start: began, dur: d,
+			rule: ev.Rule, bytes: ev.Bytes,
+		})
+	}
+	if ev.Stage == agent.StageRecheck {
+		it := &c.items[len(c.items)-1]
+		if who := rewriter(ev.Detail); who != "" && it.who == "" {
+			it.who = who
+		}
+		if len(ev.Input) > 0 {
+			c.rewritten = ev.Input
+			c.summary = summarize(ev.Input)
+		}
+	}
+	if ev.Stage == agent.StageResult {
+		c.done, c.total, c.final = true, d, ev.Outcome
+	}
+}
+
+func (c *call) setInput(in json.RawMessage) {
+	if len(in) == 0 {
+		return
+	}
+	c.input = append(json.RawMessage(nil), in...)
+	if len(c.rewritten) == 0 {
+		c.summary = summarize(in)
+	}
+	c.version++
+}
+
+// status is where a call is, as its header shows it.
+type status int
+
+const (
+	statusQueued  status = iota // asked for, no stage yet
+	statusWaiting               // stopped at an ask, waiting for a person
+	statusRunning
+	statusDone
+)
+
+func (c *call) status() status {
+	switch {
+	case c.done:
+		return statusDone
+	case !c.begun:
+		return statusQueued
+	case c.items[len(c.items)-1].last() == agent.OutcomeAsk:
+		return statusWaiting
+	default:
+		return statusRunning
+	}
+}
+
+// live reports whether the call's rendering changes with time alone.
+func (c *call) live() bool {
+	return c.begun && !c.done
+}
+
+// rewriter reads who rewrote an input from a re-check detail ("input
+// rewritten by hook fmt; checking ..."). It is a label for the person; the
+// full detail stays in the trace.
+func rewriter(detail string) string {
+	const prefix = "input rewritten by "
+	rest, ok := strings.CutPrefix(detail, prefix)
+	if !ok {
+		return ""
+	}
+	for _, end := range []string{";", " is invalid"} {
+		if i := strings.Index(rest, end); i >= 0 {
+			rest = rest[:i]
+		}
+	}
+	return strings.TrimSpace(rest)
+}
+
+// summaryKeys are the input fields that say best what a call does, most
+// telling first: the command of a shell call, the file of a file call.
+var summaryKeys = []string{
+	"command", "file_path", "path", "notebook_path", "pattern", "url", "query",
+	"description", "prompt", "task_id", "shell_id", "name", "content",
+}
+
+// summarize turns an input into one short line for the call's header.
+func summarize(in json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(in, &m) != nil {
+		return oneLine(string(in))
+	}
+	for _, k := range summaryKeys {
+		if s, ok := m[k].(string); ok && s != "" {
+			return oneLine(s)
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k, v := range m {
+		if _, ok := v.(string); ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	if len(keys) > 0 {
+		return oneLine(keys[0] + "=" + m[keys[0]].(string))
+	}
+	b, _ := json.Marshal(m)
+	return oneLine(string(b))
+}
+
+// oneLine makes model-supplied text safe and single-line for the header:
+// newlines become a visible mark, and control characters (escape
+// sequences among them) become spaces so they cannot restyle the screen.
+func oneLine(s string) string {
+	const limit = 512 // no header is wider; longer text is cut before it is cleaned
+	s = cut(s, limit)
+	s = strings.ReplaceAll(strings.TrimSpace(s), "\n", " ⏎ ")
+	return clean(s)
+}
+
+// clean replaces control characters with spaces.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// head keeps the first lines of a result text.
+func head(s string) string {
+	s = cut(s, resultHeadBytes)
+	lines := strings.SplitN(s, "\n", resultHeadLines+1)
+	if len(lines) > resultHeadLines {
+		lines = lines[:resultHeadLines]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// cut shortens s to at most n bytes without splitting a UTF-8 sequence.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
