@@ -123,6 +123,8 @@ type agentSession struct {
 	todos    *todo.Store
 	plan     *plan.Controller
 	tasks    *tasks.Manager
+	egress   *egress
+	registry *tools.Registry
 	restored *agent.Restored
 	notes    []string // things the person should know at start (H12)
 }
@@ -135,6 +137,8 @@ type sessionOptions struct {
 	trace    *traceWriter
 	// waitBackground makes runs wait for background tasks (headless).
 	waitBackground bool
+	// headless runs start a project's MCP servers without asking, and say so.
+	headless bool
 }
 
 // taskSource adapts the task manager to the loop's notifier, adding
@@ -245,6 +249,12 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 	reg.Add(memory.Recall(mem))
 	reg.Add(memory.Record(mem))
 	reg.Add(sleep.Sleep())
+	as.egress = startEgress(context.Background(), h, egressOptions{startUntrusted: o.headless})
+	for _, t := range as.egress.tools {
+		reg.Add(t)
+	}
+	as.notes = append(as.notes, as.egress.notes...)
+	as.registry = reg
 	if defer_.Any() {
 		reg.Add(deferred.Search(reg, defer_))
 		reg.Add(deferred.Execute(reg, defer_))
@@ -346,6 +356,7 @@ func (as *agentSession) close(reason string) {
 	if as.tasks != nil {
 		as.tasks.Close()
 	}
+	as.egress.close()
 	as.transcript.Close()
 }
 

@@ -72,7 +72,7 @@ func runHeadless(f *runFlags, stdout, stderr io.Writer) int {
 	if f.trace && f.outputFormat != "stream-json" {
 		trace = newTraceWriter(stderr)
 	}
-	as, err := openAgent(h, &f.modelFlags, sessionOptions{approver: agent.Headless{}, asker: asker, publish: out.event, trace: trace, waitBackground: true})
+	as, err := openAgent(h, &f.modelFlags, sessionOptions{approver: agent.Headless{}, asker: asker, publish: out.event, trace: trace, waitBackground: true, headless: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage

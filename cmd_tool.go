@@ -57,6 +57,8 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage
 	}
+	eg := withEgress(h, stderr)
+	defer eg.close()
 	var trace *traceWriter
 	if c.trace {
 		trace = newTraceWriter(stderr)

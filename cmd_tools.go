@@ -36,7 +36,12 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage
 	}
+	eg := withEgress(h, stderr)
+	defer eg.close()
 	entries := catalog(h)
+	for _, u := range eg.unavailable {
+		entries = append(entries, catalogEntry{Name: u.Name, Approval: "unavailable", Description: u.Reason})
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

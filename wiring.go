@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -150,6 +151,20 @@ func setup(c *commonFlags) (*harness, error) {
 		projectDir: dir, settings: s, policy: policy, hooks: hreg,
 		registry: builtinTools(), mode: &modeBox{mode: mode}, maxOutput: maxOut,
 	}, nil
+}
+
+// withEgress adds the web and MCP tools of the project to a harness's
+// registry for the one-shot commands (tool, tools), starting project MCP
+// servers as a headless run does.
+func withEgress(h *harness, stderr io.Writer) *egress {
+	e := startEgress(context.Background(), h, egressOptions{startUntrusted: true})
+	for _, t := range e.tools {
+		h.registry.Add(t)
+	}
+	for _, n := range e.notes {
+		fmt.Fprintln(stderr, "workbench: "+n)
+	}
+	return e
 }
 
 // builtinTools is the catalog every session starts with.

@@ -16,14 +16,19 @@ type Settings struct {
 	Mode   permission.Mode
 	Rules  map[permission.Behavior][]SourcedRule
 	// AdditionalDirectories are extra workspace roots, absolute.
-	AdditionalDirectories []string
-	Hooks                 []hooks.Config
-	MaxOutputBytes        int
-	Env                   map[string]string
-	DeferredTools         []string
-	Provider, Model       string
-	BaseURL               string
-	Retention             Retention
+	AdditionalDirectories  []string
+	Hooks                  []hooks.Config
+	MaxOutputBytes         int
+	Env                    map[string]string
+	DeferredTools          []string
+	Provider, Model        string
+	BaseURL                string
+	Retention              Retention
+	MCPServers             map[string]MCPServer
+	WebFetch               WebFetch
+	WebSearch              *WebSearch
+	DisableBackgroundTasks bool
+	DisableShellSessions   bool
 	// Files lists every settings path that applies, read or not: writes to
 	// them always ask (H4), so an agent cannot widen its own permissions.
 	Files []string
@@ -126,6 +131,20 @@ func (s *Settings) merge(projectDir string, l Layer) {
 	if f.BaseURL != "" {
 		s.BaseURL = f.BaseURL
 	}
+	for name, srv := range f.MCPServers {
+		if s.MCPServers == nil {
+			s.MCPServers = map[string]MCPServer{}
+		}
+		s.MCPServers[name] = srv
+	}
+	if f.WebFetch != nil {
+		s.WebFetch = *f.WebFetch
+	}
+	if f.WebSearch != nil {
+		s.WebSearch = f.WebSearch
+	}
+	s.DisableBackgroundTasks = s.DisableBackgroundTasks || f.DisableBackgroundTasks
+	s.DisableShellSessions = s.DisableShellSessions || f.DisableShellSessions
 	if r := f.SpillRetention; r != nil {
 		if r.MaxAgeDays > 0 {
 			s.Retention.MaxAgeDays = r.MaxAgeDays

@@ -36,6 +36,44 @@ type File struct {
 	BaseURL  string `json:"baseURL,omitempty"`
 	// SpillRetention bounds the spill files kept across sessions.
 	SpillRetention *Retention `json:"spillRetention,omitempty"`
+	// MCPServers are MCP servers in the shape other coding agents use.
+	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
+	// WebFetch configures the fetch tool's egress.
+	WebFetch *WebFetch `json:"webFetch,omitempty"`
+	// WebSearch chooses a search backend; without it there is no search tool.
+	WebSearch *WebSearch `json:"webSearch,omitempty"`
+	// DisableBackgroundTasks and DisableShellSessions turn those tools off.
+	DisableBackgroundTasks bool `json:"disableBackgroundTasks,omitempty"`
+	DisableShellSessions   bool `json:"disableShellSessions,omitempty"`
+}
+
+// MCPServer is one MCP server entry: a command for stdio, or a URL.
+type MCPServer struct {
+	Type    string            `json:"type,omitempty"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// WebFetch is the fetch tool's egress configuration.
+type WebFetch struct {
+	// Proxy is an http(s) proxy URL; a proxy that fails is an error, never
+	// a reason to go direct.
+	Proxy string `json:"proxy,omitempty"`
+	// ProxyFromEnvironment uses HTTPS_PROXY / HTTP_PROXY.
+	ProxyFromEnvironment bool `json:"proxyFromEnvironment,omitempty"`
+	// MaxBytes caps the body read.
+	MaxBytes int64 `json:"maxBytes,omitempty"`
+}
+
+// WebSearch chooses a search backend: brave, tavily or searxng.
+type WebSearch struct {
+	Backend string `json:"backend"`
+	// APIKey may be written as ${VAR} to read it from the environment.
+	APIKey  string `json:"apiKey,omitempty"`
+	BaseURL string `json:"baseURL,omitempty"`
 }
 
 // Permissions is the permissions object of a settings file.

@@ -1,12 +1,17 @@
 package tools
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"sync"
+)
 
 // Registry holds a session's tools in registration order. Name lookup (what
 // may run) and the schema list (what a model is shown) are separate, so a
 // tool can be runnable without being advertised (deferred tools, H10).
-// A Registry is built before a session starts and read-only afterwards.
+// It is safe for concurrent use: MCP servers trusted or reconnected during
+// a session add tools while calls look tools up.
 type Registry struct {
+	mu     sync.RWMutex
 	order  []string
 	byName map[string]Tool
 }
@@ -23,6 +28,8 @@ func NewRegistry(ts ...Tool) *Registry {
 // Add registers a tool. A duplicate name replaces the earlier tool and keeps
 // its position, so an override does not reorder what the model sees.
 func (r *Registry) Add(t Tool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if _, ok := r.byName[t.Name()]; !ok {
 		r.order = append(r.order, t.Name())
 	}
@@ -31,12 +38,16 @@ func (r *Registry) Add(t Tool) {
 
 // Get finds a tool by name for execution.
 func (r *Registry) Get(name string) (Tool, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	t, ok := r.byName[name]
 	return t, ok
 }
 
 // List returns the tools in registration order.
 func (r *Registry) List() []Tool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	out := make([]Tool, 0, len(r.order))
 	for _, n := range r.order {
 		out = append(out, r.byName[n])
@@ -45,7 +56,11 @@ func (r *Registry) List() []Tool {
 }
 
 // Names returns the tool names in registration order.
-func (r *Registry) Names() []string { return append([]string(nil), r.order...) }
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]string(nil), r.order...)
+}
 
 // SchemaEntry is one tool as shown to a model provider.
 type SchemaEntry struct {
@@ -58,6 +73,8 @@ type SchemaEntry struct {
 // out hidden names. Each description carries the tool's prompt after a blank
 // line.
 func (r *Registry) Schemas(hidden func(name string) bool) []SchemaEntry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	out := make([]SchemaEntry, 0, len(r.order))
 	for _, n := range r.order {
 		if hidden != nil && hidden(n) {

@@ -1,6 +1,7 @@
 package pty
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 )
@@ -100,4 +101,45 @@ func skipEscape(b []byte, i int) int {
 		return min(i+2, len(b))
 	}
 	return i + 1
+}
+
+// CompleteLen returns the length of b without an escape sequence or a
+// UTF-8 character cut off at its end, so a stream reader can stop its
+// cursor before it and read the whole thing next time.
+func CompleteLen(b []byte) int {
+	n := len(b)
+	if k := incompleteTail(b); k > 0 {
+		n -= k
+	}
+	for i := 0; i < n; {
+		j := bytes.IndexByte(b[i:n], 0x1b)
+		if j < 0 {
+			break
+		}
+		i += j
+		end := skipEscape(b[:n], i)
+		if end >= n && !escapeComplete(b[i:n]) {
+			return i
+		}
+		i = end
+	}
+	return n
+}
+
+// escapeComplete reports whether seq (from its ESC to the end of the data)
+// is a whole sequence.
+func escapeComplete(seq []byte) bool {
+	if len(seq) < 2 {
+		return false
+	}
+	switch seq[1] {
+	case '[':
+		last := seq[len(seq)-1]
+		return len(seq) > 2 && last >= 0x40 && last <= 0x7e
+	case ']', 'P', '_', '^', 'X', 'k':
+		return seq[len(seq)-1] == '\a' || len(seq) > 2 && seq[len(seq)-2] == 0x1b && seq[len(seq)-1] == '\\'
+	case '(', ')', '*', '+', '#', '%', ' ':
+		return len(seq) >= 3
+	}
+	return true
 }

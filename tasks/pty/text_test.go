@@ -54,3 +54,29 @@ func TestRingKeepsTheLatestBytes(t *testing.T) {
 		t.Fatalf("after a write larger than the ring the last byte is %q", data)
 	}
 }
+
+func TestCompleteLenStopsBeforeACutOffSequence(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in   string
+		want int
+	}{
+		{"plain", 5},
+		{"red\x1b[31", 3},
+		{"red\x1b[31m", 8},
+		{"a\x1b", 1},
+		{"a\x1b]0;title", 1},
+		{"a\x1b]0;title\a", 11},
+		{"a\x1b]0;t\x1b", 1},
+		{"a\x1b]0;t\x1b\\", 8},
+		{"a\x1b(", 1},
+		{"a\x1b(B", 4},
+		{"euro \xe2\x82", 5},
+		{"\x1b7", 2},
+	}
+	for _, c := range cases {
+		if got := CompleteLen([]byte(c.in)); got != c.want {
+			t.Errorf("CompleteLen(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}
