@@ -35,6 +35,7 @@ func runTUI(f *runFlags, stdout, stderr io.Writer) int {
 		ProjectDir:   h.projectDir, SessionID: as.dir.ID,
 		LocalSettings: filepath.Join(h.projectDir, ".workbench", "settings.local.json"),
 		Notes:         as.notes, History: history,
+		MCP: &mcpControl{as: as, h: h},
 	})
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()

@@ -60,6 +60,19 @@ type Config struct {
 	History []provider.Message
 	// Now is the clock, for tests.
 	Now func() time.Time
+	// MCP answers /mcp; nil when the session has no MCP support.
+	MCP MCPControl
+}
+
+// MCPControl is what /mcp needs from the session's MCP servers. Its methods
+// do IO (start processes, connect), so the app calls them from commands.
+type MCPControl interface {
+	// Status lists the servers with their state and tools.
+	Status() string
+	// Reconnect restarts one server, or every failed one when name is "".
+	Reconnect(ctx context.Context, name string) (string, error)
+	// Trust approves the project's .mcp.json and starts its servers.
+	Trust(ctx context.Context) (string, error)
 }
 
 // Model is the root of the UI: the only bubbletea model. Components are
@@ -160,6 +173,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case alwaysSavedMsg:
 		m.handleAlwaysSaved(msg)
+		return m, nil
+	case mcpDoneMsg:
+		if msg.err != nil {
+			m.conv.AddError(msg.err.Error())
+		} else {
+			m.conv.AddNotice(msg.text)
+		}
 		return m, nil
 	case tickMsg:
 		m.ticking = false

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -53,6 +54,8 @@ func (m *Model) command(text string) tea.Cmd {
 		m.say("Background tasks appear here once the tasks view lands; the agent can list them with TaskList.")
 	case "/shell":
 		m.say("Terminal panes are not available yet; use !command to run a shell command through the pipeline.")
+	case "/mcp":
+		return m.mcpCommand(arg)
 	case "/open":
 		if arg == "" {
 			m.say("Usage: /open PATH")
@@ -77,4 +80,39 @@ func jsonMarshal(v any) (json.RawMessage, error) { return json.Marshal(v) }
 // resultOf rebuilds a tool result from a resumed transcript's block.
 func resultOf(b provider.Block) tools.Result {
 	return tools.Result{Text: b.Content, IsError: b.IsError}
+}
+
+// mcpDoneMsg carries the outcome of an /mcp action.
+type mcpDoneMsg struct {
+	text string
+	err  error
+}
+
+// mcpCommand is /mcp, /mcp reconnect [NAME] and /mcp trust.
+func (m *Model) mcpCommand(arg string) tea.Cmd {
+	ctl := m.cfg.MCP
+	if ctl == nil {
+		m.say("No MCP servers are configured (mcpServers in settings, or a project .mcp.json).")
+		return nil
+	}
+	verb, name, _ := strings.Cut(arg, " ")
+	switch verb {
+	case "":
+		m.conv.AddNotice(ctl.Status())
+		return nil
+	case "reconnect":
+		m.say("Reconnecting…")
+		return func() tea.Msg {
+			text, err := ctl.Reconnect(context.Background(), strings.TrimSpace(name))
+			return mcpDoneMsg{text, err}
+		}
+	case "trust":
+		m.say("Starting the project's MCP servers…")
+		return func() tea.Msg {
+			text, err := ctl.Trust(context.Background())
+			return mcpDoneMsg{text, err}
+		}
+	}
+	m.say("Usage: /mcp, /mcp reconnect [NAME], /mcp trust")
+	return nil
 }

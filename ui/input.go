@@ -31,6 +31,7 @@ var slashCommands = []slashCommand{
 	{"/shell", "open your own shell in a pane"},
 	{"/open", "open a file or spill file in the viewer: /open PATH"},
 	{"/trace", "show or hide the pipeline panel"},
+	{"/mcp", "MCP servers: /mcp, /mcp reconnect [NAME], /mcp trust"},
 	{"/quit", "end the session and leave"},
 }
 
