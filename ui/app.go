@@ -165,6 +165,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.cfg.Bridge.wait(), m.tick())
 	case askMsg:
 		return m, tea.Batch(m.openApproval(msg), m.cfg.Bridge.wait())
+	case droppedMsg:
+		for _, ch := range msg {
+			for d, c := range m.replies {
+				if c == ch {
+					m.approvals.Remove(d)
+					delete(m.replies, d)
+				}
+			}
+		}
+		return m, m.cfg.Bridge.wait()
 	case questionMsg:
 		return m, tea.Batch(m.openQuestion(pendingQuestion(msg)), m.cfg.Bridge.wait())
 	case promptDoneMsg:

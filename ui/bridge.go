@@ -21,11 +21,14 @@ import (
 type Bridge struct {
 	mu     sync.Mutex
 	events []agent.Event
-	wake   chan struct{}
-	asks   chan pendingAsk
-	quest  chan pendingQuestion
-	quit   chan struct{}
-	once   sync.Once
+	// dropped are replies nobody waits for any more (the call was
+	// cancelled while its dialog was open); the UI closes their dialogs.
+	dropped []chan agent.ApprovalReply
+	wake    chan struct{}
+	asks    chan pendingAsk
+	quest   chan pendingQuestion
+	quit    chan struct{}
+	once    sync.Once
 	// options builds what an approval dialog needs; the dialog is built in
 	// wait's goroutine because it reads the file under review (no IO in
 	// Update).
@@ -61,6 +64,10 @@ func (b *Bridge) Publish(ev agent.Event) {
 	b.mu.Lock()
 	b.events = append(b.events, ev)
 	b.mu.Unlock()
+	b.poke()
+}
+
+func (b *Bridge) poke() {
 	select {
 	case b.wake <- struct{}{}:
 	default:
@@ -82,6 +89,10 @@ func (b *Bridge) Approve(ctx context.Context, req agent.ApprovalRequest) agent.A
 	case r := <-reply:
 		return r
 	case <-ctx.Done():
+		b.mu.Lock()
+		b.dropped = append(b.dropped, reply)
+		b.mu.Unlock()
+		b.poke()
 		return agent.ApprovalReply{By: "person", Feedback: "cancelled"}
 	case <-b.quit:
 		return agent.ApprovalReply{By: "person", Feedback: "Workbench is quitting"}
@@ -117,6 +128,9 @@ type askMsg struct {
 	reply  chan agent.ApprovalReply
 }
 
+// droppedMsg lists approval replies nobody waits for any more.
+type droppedMsg []chan agent.ApprovalReply
+
 // questionMsg is an AskUserQuestion for the modal.
 type questionMsg pendingQuestion
 
@@ -126,6 +140,12 @@ func (b *Bridge) wait() tea.Cmd {
 	return func() tea.Msg {
 		for {
 			b.mu.Lock()
+			if len(b.dropped) > 0 {
+				d := b.dropped
+				b.dropped = nil
+				b.mu.Unlock()
+				return droppedMsg(d)
+			}
 			if len(b.events) > 0 {
 				batch := b.events
 				b.events = nil

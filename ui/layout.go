@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/seed92b641c3/workbench/theme"
+	"github.com/seed92b641c3/workbench/ui/approval"
 )
 
 // resize lays the screen out again for a new terminal size.
@@ -77,11 +78,24 @@ func (m *Model) render() string {
 	screen := lipgloss.JoinVertical(lipgloss.Left, top, m.input.view(), m.helpLine(), m.statusLine())
 	switch {
 	case m.approvals.Current() != nil:
-		screen = m.overlay(screen, m.approvals.Current().View(min(m.width-4, 160), m.convHeight()))
+		screen = m.overlay(screen, m.approvals.Current().View(m.dialogWidth(), m.convHeight()))
 	case m.showHelp:
 		screen = m.overlay(screen, m.helpPage())
 	}
 	return screen
+}
+
+// dialogWidth is narrow enough to leave the screen around a dialog visible,
+// and wide enough for a side-by-side diff when the terminal allows one.
+func (m *Model) dialogWidth() int {
+	w := min(m.width-4, 100)
+	if d, ok := m.approvals.Current().(*approval.Dialog); ok {
+		switch d.Request().Tool {
+		case "Edit", "Write", "MultiEdit":
+			w = min(m.width-4, 180)
+		}
+	}
+	return max(w, 20)
 }
 
 // overlay draws a dialog centred over the conversation area, keeping the
