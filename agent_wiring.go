@@ -17,11 +17,13 @@ import (
 	"github.com/seed92b641c3/workbench/hooks"
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/tasks"
+	"github.com/seed92b641c3/workbench/tasks/pty"
 	"github.com/seed92b641c3/workbench/tools"
 	"github.com/seed92b641c3/workbench/tools/askuser"
 	"github.com/seed92b641c3/workbench/tools/deferred"
 	"github.com/seed92b641c3/workbench/tools/memory"
 	"github.com/seed92b641c3/workbench/tools/plan"
+	"github.com/seed92b641c3/workbench/tools/ptytools"
 	"github.com/seed92b641c3/workbench/tools/shell"
 	"github.com/seed92b641c3/workbench/tools/skill"
 	"github.com/seed92b641c3/workbench/tools/sleep"
@@ -123,6 +125,7 @@ type agentSession struct {
 	todos    *todo.Store
 	plan     *plan.Controller
 	tasks    *tasks.Manager
+	shells   *pty.Manager
 	egress   *egress
 	registry *tools.Registry
 	restored *agent.Restored
@@ -208,14 +211,22 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 	}
 
 	reg := builtinTools()
-	taskMgr, err := tasks.NewManager(dir.Tasks(), tasks.Options{Env: h.settings.Environ()})
-	if err != nil {
-		return nil, err
+	if !h.settings.DisableBackgroundTasks {
+		taskMgr, err := tasks.NewManager(dir.Tasks(), tasks.Options{Env: h.settings.Environ()})
+		if err != nil {
+			return nil, err
+		}
+		as.tasks = taskMgr
+		reg.Add(shell.BashWith(taskMgr))
+		for _, t := range taskstools.Tools(taskMgr) {
+			reg.Add(t)
+		}
 	}
-	as.tasks = taskMgr
-	reg.Add(shell.BashWith(taskMgr))
-	for _, t := range taskstools.Tools(taskMgr) {
-		reg.Add(t)
+	if !h.settings.DisableShellSessions {
+		as.shells = pty.NewManager(pty.Options{Env: append(os.Environ(), h.settings.Environ()...)})
+		for _, t := range ptytools.All(as.shells) {
+			reg.Add(t)
+		}
 	}
 	reg.Add(todo.TodoWrite(as.todos))
 	reg.Add(askuser.AskUserQuestion(o.asker))
@@ -293,7 +304,7 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 	as.agent = agent.NewSession(agent.Config{
 		Provider: prov, Model: m.model, Pipeline: p, Deferred: defer_,
 		System: agent.SystemPrompt(facts), MaxTurns: m.maxTurns,
-		Transcript: tr, Publish: publish, Notifier: notifiers{taskSource{taskMgr}},
+		Transcript: tr, Publish: publish, Notifier: as.notifiers(),
 		WaitForBackground: o.waitBackground,
 	}, id, hist)
 	reg.Add(as.agent.AgentTool(agent.DefaultAgents()))
@@ -349,12 +360,40 @@ func (n notifiers) Pending() bool {
 	return false
 }
 
+// notifiers lists the session's sources of background news.
+func (as *agentSession) notifiers() notifiers {
+	var n notifiers
+	if as.tasks != nil {
+		n = append(n, taskSource{as.tasks})
+	}
+	if as.shells != nil {
+		n = append(n, shellSource{as.shells})
+	}
+	return n
+}
+
+// shellSource adapts PTY sessions' dispatch and monitor news.
+type shellSource struct{ m *pty.Manager }
+
+func (s shellSource) Pending() bool { return s.m.Pending() > 0 }
+
+func (s shellSource) Drain() []tasks.Notification {
+	var out []tasks.Notification
+	for _, n := range s.m.Drain() {
+		out = append(out, tasks.Notification{ID: n.ID, Text: n.Text})
+	}
+	return out
+}
+
 // close ends everything the session started: SessionEnd hooks, every
 // background process group (H14), the transcript.
 func (as *agentSession) close(reason string) {
 	as.agent.Close(reason)
 	if as.tasks != nil {
 		as.tasks.Close()
+	}
+	if as.shells != nil {
+		as.shells.CloseAll()
 	}
 	as.egress.close()
 	as.transcript.Close()

@@ -372,3 +372,33 @@ func TestBackgroundTaskNotifiesTheModel(t *testing.T) {
 		t.Errorf("the pending notification must keep the loop going: %+v", end)
 	}
 }
+
+func TestH05_ShellSessionsFollowTheBashRules(t *testing.T) {
+	c := newCLI(t)
+	s := c.script("s.json", `{"turns":[
+	  {"tool_calls":[{"id":"open","name":"shell_open","input":{"command":"bash --norc --noprofile","mode":"hands-free"}}]},
+	  {"tool_calls":[
+	    {"id":"ok","name":"shell_send","input":{"session_id":"sh_1","text":"echo pty-says-hi","submit":true,"quiet_ms":300,"timeout_ms":5000}},
+	    {"id":"bad","name":"shell_send","input":{"session_id":"sh_1","text":"rm -rf /","submit":true}},
+	    {"id":"denied","name":"shell_send","input":{"session_id":"sh_1","text":"curl example.com","submit":true}}]},
+	  {"tool_calls":[{"id":"screen","name":"shell_read","input":{"session_id":"sh_1","view":"screen"}}]},
+	  {"text":"done"}]}`)
+	code, out, errb := c.run("", "--cwd", c.project, "--script", s, "--allow", "Bash(bash:*)", "--allow", "Bash(echo:*)",
+		"--deny", "Bash(curl:*)", "--output-format", "stream-json", "-p", "go")
+	if code != exitOK {
+		t.Fatalf("exit %d %s", code, errb)
+	}
+	r := resultsByID(parseStream(t, out))
+	if r["open"].IsError || r["ok"].IsError || !strings.Contains(r["ok"].Content, "pty-says-hi") {
+		t.Fatalf("open %+v\nsend %+v", r["open"], r["ok"])
+	}
+	if !r["bad"].IsError || !strings.Contains(r["bad"].Content, "every mode") {
+		t.Errorf("the hard-deny list must hold in a shell session: %+v", r["bad"])
+	}
+	if !r["denied"].IsError || !strings.Contains(r["denied"].Content, "Bash(curl:*)") {
+		t.Errorf("a Bash deny rule must hold in a shell session: %+v", r["denied"])
+	}
+	if !strings.Contains(r["screen"].Content, "pty-says-hi") {
+		t.Errorf("the screen must show what ran: %+v", r["screen"])
+	}
+}
