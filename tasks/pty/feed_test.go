@@ -1,6 +1,7 @@
 package pty
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -151,11 +152,16 @@ func TestFeederTracksBracketedPaste(t *testing.T) {
 
 func TestFastPathLeavesTheSameScreen(t *testing.T) {
 	t.Parallel()
-	for seed := range uint64(200) {
+	seeds := uint64(120)
+	if testing.Short() {
+		seeds = 20
+	}
+	for seed := range seeds {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		rows, cols := 2+rng.IntN(30), 2+rng.IntN(100)
 		ops := genStream(rng, rows, cols, 60)
-		t.Run("", func(t *testing.T) {
+		t.Run(fmt.Sprintf("seed %d, %dx%d", seed, rows, cols), func(t *testing.T) {
+			t.Parallel()
 			checkIdentical(t, rows, cols, ops)
 		})
 	}

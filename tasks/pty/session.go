@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -199,7 +200,7 @@ func (s *Session) ID() string { return s.id }
 // Command returns what the session runs, for lists and titles.
 func (s *Session) Command() string {
 	if len(s.spec.Argv) > 0 {
-		return fmt.Sprint(s.spec.Argv)
+		return strings.Join(s.spec.Argv, " ")
 	}
 	return s.spec.Command
 }
@@ -516,6 +517,9 @@ func (s *Session) waitLoop() {
 	s.ended = time.Now()
 	s.mu.Unlock()
 	close(s.done)
+	// Nothing is written to an ended program: the reply writer can go,
+	// so a session dropped from the list without Close leaks nothing.
+	s.stopOnce.Do(func() { close(s.stop) })
 	s.signalChanged()
 	s.mgr.publish(Event{Kind: EventExited, ID: s.id, Code: code})
 }

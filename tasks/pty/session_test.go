@@ -464,3 +464,19 @@ func TestMonitorAndDispatchNotify(t *testing.T) {
 		t.Errorf("Pending() = %d after Drain", m.Pending())
 	}
 }
+
+func TestExitedSessionsAreDroppedAfterAWhile(t *testing.T) {
+	t.Parallel()
+	m := NewManager(Options{KeepExited: time.Millisecond})
+	t.Cleanup(m.CloseAll)
+	s := open(t, m, OpenSpec{Command: "true"})
+	waitDone(t, s)
+	time.Sleep(10 * time.Millisecond)
+	if list := m.List(); len(list) != 0 {
+		t.Fatalf("List() = %v; the exited session should be gone", list)
+	}
+	if _, ok := m.Get(s.ID()); ok {
+		t.Fatal("Get still finds the dropped session")
+	}
+	// goleak (TestMain) checks that the dropped session left no goroutine.
+}

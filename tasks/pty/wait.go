@@ -102,6 +102,9 @@ func (s *Session) Wait(ctx context.Context, w WaitSpec) DoneBy {
 		case <-s.done:
 		case <-timer.C:
 		case <-ctx.Done():
+			if isClosed(s.done) {
+				return DoneExited
+			}
 			return DoneInterrupted
 		}
 	}

@@ -20,8 +20,8 @@ const (
 // was asked (see Wait) and then queues a notification with the reason and
 // the latest output. It returns at once. The watcher ends with the session.
 func (m *Manager) Dispatch(s *Session, w WaitSpec) {
-	m.watch(s, func(ctx context.Context) {
-		by := s.Wait(ctx, w)
+	m.watch(func() {
+		by := s.Wait(context.Background(), w)
 		if by == DoneInterrupted || s.State() == Closed {
 			return // the session was closed: whoever closed it knows
 		}
@@ -38,7 +38,7 @@ func (m *Manager) Monitor(s *Session, patterns []*regexp.Regexp) error {
 	if len(patterns) == 0 {
 		return errNoPatterns
 	}
-	m.watch(s, func(ctx context.Context) {
+	m.watch(func() {
 		fired := make([]bool, len(patterns))
 		for {
 			next := s.outputSignal()
@@ -61,8 +61,6 @@ func (m *Manager) Monitor(s *Session, patterns []*regexp.Regexp) error {
 			select {
 			case <-next:
 			case <-s.done:
-			case <-ctx.Done():
-				return
 			}
 		}
 		if s.State() == Closed {
@@ -76,22 +74,13 @@ func (m *Manager) Monitor(s *Session, patterns []*regexp.Regexp) error {
 
 func isDone(s *Session) bool { return isClosed(s.done) }
 
-// watch runs fn until it returns; its context ends when the session is
-// closed, and CloseAll waits for it.
-func (m *Manager) watch(s *Session, fn func(ctx context.Context)) {
+// watch runs fn in a goroutine that CloseAll waits for. Every watcher
+// ends by itself once the session is done, which closing it brings about.
+func (m *Manager) watch(fn func()) {
 	m.watchers.Add(1)
 	go func() {
 		defer m.watchers.Done()
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		go func() {
-			select {
-			case <-s.stop:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
-		fn(ctx)
+		fn()
 	}()
 }
 

@@ -47,17 +47,17 @@ type cursorPos struct {
 }
 
 type readResult struct {
-	View      string     `json:"view"`
-	SessionID string     `json:"session_id"`
-	Output    *string    `json:"output,omitempty"`
-	Screen    *string    `json:"screen,omitempty"`
-	Rows      int        `json:"rows,omitempty"`
-	Cols      int        `json:"cols,omitempty"`
-	Title     string     `json:"title,omitempty"`
-	Cursor    any        `json:"cursor"`
-	Running   bool       `json:"running"`
-	Omitted   bool       `json:"omitted,omitempty"`
-	ExitCode  *int       `json:"exit_code,omitempty"`
+	View      string  `json:"view"`
+	SessionID string  `json:"session_id"`
+	Output    *string `json:"output,omitempty"`
+	Screen    *string `json:"screen,omitempty"`
+	Rows      int     `json:"rows,omitempty"`
+	Cols      int     `json:"cols,omitempty"`
+	Title     string  `json:"title,omitempty"`
+	Cursor    any     `json:"cursor"`
+	Running   bool    `json:"running"`
+	Omitted   bool    `json:"omitted,omitempty"`
+	ExitCode  *int    `json:"exit_code,omitempty"`
 }
 
 // ShellRead reads a session's output as a stream of text since a cursor, or
