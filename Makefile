@@ -8,9 +8,10 @@ STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin
 build:
 	$(GO) build -o $(BIN) .
 
-# Until the TUI lands, `make run` shows the binary's help.
+# `make run` starts the workbench in this directory (the built-in demo when
+# no model is configured). ARGS passes flags: make run ARGS='--provider anthropic'.
 run: build
-	./$(BIN) help
+	./$(BIN) $(ARGS)
 
 test:
 	$(GO) vet ./...
