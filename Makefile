@@ -31,6 +31,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseRule -fuzztime $(FUZZTIME) ./permission/
 	$(GO) test -run '^$$' -fuzz FuzzSplitCommand -fuzztime $(FUZZTIME) ./permission/
 	$(GO) test -run '^$$' -fuzz FuzzSchemaPrepare -fuzztime $(FUZZTIME) ./tools/
+	$(GO) test -run '^$$' -fuzz FuzzFeedTerminal -fuzztime $(FUZZTIME) ./tasks/pty/
+	$(GO) test -run '^$$' -fuzz FuzzKeyBytes -fuzztime $(FUZZTIME) ./tasks/pty/
+	$(GO) test -run '^$$' -fuzz FuzzStageEventJSON -fuzztime $(FUZZTIME) ./agent/
 
 clean:
 	rm -rf bin bench.out

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
@@ -35,7 +34,8 @@ func runTUI(f *runFlags, stdout, stderr io.Writer) int {
 		ProjectDir:   h.projectDir, SessionID: as.dir.ID,
 		LocalSettings: filepath.Join(h.projectDir, ".workbench", "settings.local.json"),
 		Notes:         as.notes, History: history,
-		MCP: &mcpControl{as: as, h: h},
+		MCP:     &mcpControl{as: as, h: h},
+		Welcome: welcome(h, as),
 	})
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -55,4 +55,17 @@ func runTUI(f *runFlags, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-var _ = os.Stdout
+// welcome is the first notice on screen: the project, the session, and
+// what plays the model (saying plainly when it is the built-in demo).
+func welcome(h *harness, as *agentSession) string {
+	who := as.agent.Provider() + "/" + as.agent.Model()
+	if as.agent.Model() == "demo" {
+		who = "the built-in demo (no model is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --provider)"
+	}
+	verb := "New session"
+	if as.restored != nil {
+		verb = "Resumed session"
+	}
+	return fmt.Sprintf("Workbench in %s · %s %s · model: %s\nType a message and press Enter; F1 or /help for keys, !command for a shell command.",
+		h.projectDir, verb, as.dir.ID, who)
+}

@@ -62,6 +62,8 @@ type Config struct {
 	Now func() time.Time
 	// MCP answers /mcp; nil when the session has no MCP support.
 	MCP MCPControl
+	// Welcome is the first thing on screen: where you are and what runs.
+	Welcome string
 }
 
 // MCPControl is what /mcp needs from the session's MCP servers. Its methods
@@ -120,6 +122,9 @@ func New(cfg Config) *Model {
 		toolStart: map[string]time.Time{},
 	}
 	cfg.Bridge.options = m.dialogOptions
+	if cfg.Welcome != "" {
+		m.conv.AddNotice(cfg.Welcome)
+	}
 	m.replayHistory(cfg.History)
 	for _, n := range cfg.Notes {
 		m.conv.AddNotice(n)

@@ -19,6 +19,7 @@ import (
 	"github.com/seed92b641c3/workbench/tools"
 	"github.com/seed92b641c3/workbench/tools/files"
 	"github.com/seed92b641c3/workbench/tools/shell"
+	"github.com/seed92b641c3/workbench/tools/web"
 )
 
 // testClock is the app's clock in tests: it stands still unless a test
@@ -88,10 +89,12 @@ type app struct {
 type appOptions struct {
 	// provider replaces the script, when set.
 	provider provider.Provider
-	// allow are allow rules of the session's settings.
-	allow []string
+	// allow and ask are rules of the session's settings.
+	allow, ask []string
 	// files are created in the project directory first.
 	files map[string]string
+	// web adds WebFetch.
+	web bool
 }
 
 // newApp builds the app on a fresh project directory, plays body (a
@@ -121,11 +124,15 @@ func newApp(t testing.TB, body string, w, h int, o appOptions) *app {
 	}
 	reg := tools.NewRegistry(files.All()...)
 	reg.Add(shell.Bash())
+	if o.web {
+		reg.Add(web.WebFetch(web.FetchConfig{}))
+	}
 	policy := permission.NewPolicy([]string{dir})
-	if len(o.allow) > 0 {
-		if err := policy.AddRules(permission.Allow, "test", o.allow...); err != nil {
-			t.Fatal(err)
-		}
+	if err := policy.AddRules(permission.Allow, "test", o.allow...); err != nil {
+		t.Fatal(err)
+	}
+	if err := policy.AddRules(permission.Ask, "test", o.ask...); err != nil {
+		t.Fatal(err)
 	}
 	mode := &modeBox{m: permission.ModeDefault}
 	bridge := NewBridge()
@@ -206,6 +213,13 @@ func (a *app) send(msg tea.Msg) {
 	a.exec(cmd)
 }
 
+// eventsLate is how long a batch of session events waits for other
+// messages to overtake it. Bubbletea orders nothing between commands, so
+// the events of a run may reach Update after the message that says the run
+// ended; the stand-in loop makes that order the rule, and a model that
+// depends on luck shows it on every run instead of once in a while.
+const eventsLate = 20 * time.Millisecond
+
 // until delivers messages until cond holds, failing after a deadline.
 func (a *app) until(what string, cond func() bool) {
 	a.t.Helper()
@@ -214,9 +228,27 @@ func (a *app) until(what string, cond func() bool) {
 	for !cond() {
 		select {
 		case msg := <-a.msgs:
+			if _, ok := msg.(eventsMsg); ok {
+				a.overtake()
+			}
 			a.send(msg)
 		case <-deadline.C:
 			a.t.Fatalf("timed out waiting until %s; the screen:\n%s", what, ansi.Strip(a.m.render()))
+		}
+	}
+}
+
+// overtake delivers the messages that arrive within eventsLate, before the
+// batch of events that came first.
+func (a *app) overtake() {
+	late := time.NewTimer(eventsLate)
+	defer late.Stop()
+	for {
+		select {
+		case msg := <-a.msgs:
+			a.send(msg)
+		case <-late.C:
+			return
 		}
 	}
 }

@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/seed92b641c3/workbench/theme"
 )
@@ -168,11 +170,13 @@ func (in *input) view() string {
 	}
 	var lines []string
 	for i, c := range comps {
-		name := theme.Dim.Render(c.name)
+		label := fmt.Sprintf("%-8s", c.name)
+		name := theme.Dim.Render(label)
 		if i == 0 {
-			name = theme.KeyHint.Render(c.name)
+			name = theme.KeyHint.Render(label)
 		}
-		lines = append(lines, "  "+name+"  "+theme.Dim.Render(c.help))
+		line := "  " + name + "  " + theme.Dim.Render(c.help)
+		lines = append(lines, ansi.Truncate(line, in.width, "…"))
 	}
 	return strings.Join(lines, "\n") + "\n" + body
 }

@@ -130,25 +130,30 @@ func TestScreens(t *testing.T) {
 
 	t.Run("queue of two approvals", func(t *testing.T) {
 		t.Parallel()
-		// Reads run in parallel and both ask (the path is outside the
-		// project), so the second waits behind the first. Their inputs
-		// are the same so the screen does not depend on which asked first.
+		// Fetches run in parallel and each asks, so the second waits
+		// behind the first. Their inputs are the same so the screen does
+		// not depend on which asked first; both are denied, so nothing
+		// reaches the network.
 		a := newApp(t, `{"turns":[
-		  {"text":"Two reads outside the project.","tool_calls":[
-		    {"id":"r1","name":"Read","input":{"file_path":"/nonexistent-workbench/notes.txt"}},
-		    {"id":"r2","name":"Read","input":{"file_path":"/nonexistent-workbench/notes.txt"}}]},
-		  {"text":"Neither could be read."}]}`, 100, 30, appOptions{})
-		a.prompt("Read the outside notes")
+		  {"text":"Fetching the page twice.","tool_calls":[
+		    {"id":"f1","name":"WebFetch","input":{"url":"https://example.com/changelog","prompt":"what changed?"}},
+		    {"id":"f2","name":"WebFetch","input":{"url":"https://example.com/changelog","prompt":"what changed?"}}]},
+		  {"text":"Both were refused."}]}`, 100, 30, appOptions{web: true})
+		a.prompt("What changed upstream?")
 		a.until("two approvals wait", func() bool { return a.m.approvals.Len() == 2 })
 		a.snap(t, "first of two")
-		a.answer('y')
+		a.clock.advance(pastGrace)
+		a.key(tea.KeyEscape, 0)
 		a.until("one approval waits", func() bool { return a.m.approvals.Len() == 1 })
-		if s := a.screen(t); !strings.Contains(s, "Read wants") {
-			t.Errorf("the second request is not shown after the first was answered:\n%s", s)
+		if s := a.screen(t); !strings.Contains(s, "WebFetch wants") || strings.Contains(s, "of 2") {
+			t.Errorf("the second request is not shown alone after the first was answered:\n%s", s)
 		}
 		a.clock.advance(pastGrace)
 		a.key(tea.KeyEscape, 0)
 		a.idle()
+		if s := a.screen(t); !strings.Contains(s, "Both were refused.") {
+			t.Errorf("the run did not go on after both were denied:\n%s", s)
+		}
 	})
 
 	t.Run("narrow terminal", func(t *testing.T) {

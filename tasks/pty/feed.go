@@ -121,6 +121,7 @@ func newTerminal(rows, cols int, reply func([]byte)) (*feeder, vt10x.Terminal) {
 // feeder passes the answers on after each write.
 type replySink struct{ f *feeder }
 
+// Write collects an answer; vt10x calls it inside its own Write.
 func (r replySink) Write(p []byte) (int, error) {
 	r.f.replies = append(r.f.replies, p...)
 	return len(p), nil

@@ -61,9 +61,12 @@ const (
 // swapped; Cell undoes that). Bold text in colours 0-7 comes back as the
 // bright colour 8-15, as most terminals draw it.
 type Cell struct {
+	// Rune is the character shown; a blank position holds a space.
 	Rune rune
-	FG   Color
-	BG   Color
+	// FG and BG are the foreground and background colours.
+	FG Color
+	BG Color
+	// Attr holds bold, underline, reverse, italic and blink.
 	Attr Attr
 	// Width is how many columns Rune takes on a real terminal: 1, or 2 for
 	// wide East Asian characters and most emoji, 0 for combining marks.
@@ -156,13 +159,18 @@ func (v *View) Modes() Modes { return v.modes }
 
 // Screen is a copy of a session's screen, safe to keep and use anywhere.
 type Screen struct {
-	Rows, Cols    int
-	Cells         []Cell // row by row, Rows*Cols of them
+	// Rows and Cols are the size; Cells holds Rows*Cols cells row by row.
+	Rows, Cols int
+	Cells      []Cell
+	// CursorRow and CursorCol are the cursor position (from 0), and
+	// CursorVisible whether the program shows the cursor.
 	CursorRow     int
 	CursorCol     int
 	CursorVisible bool
-	Title         string
-	Modes         Modes
+	// Title is the window title the program set.
+	Title string
+	// Modes are the input-related modes at the time of the copy.
+	Modes Modes
 }
 
 // At returns the cell at row, col; outside the screen a blank cell.

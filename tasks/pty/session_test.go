@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -479,4 +480,35 @@ func TestExitedSessionsAreDroppedAfterAWhile(t *testing.T) {
 		t.Fatal("Get still finds the dropped session")
 	}
 	// goleak (TestMain) checks that the dropped session left no goroutine.
+}
+
+func TestScreenReadsAndResizesDuringAFlood(t *testing.T) {
+	t.Parallel()
+	m := newManager(t)
+	s := open(t, m, OpenSpec{Command: "seq 1 200000; printf done", Rows: 24, Cols: 80})
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			sc := s.Snapshot()
+			if sc.Rows*sc.Cols != len(sc.Cells) {
+				t.Errorf("snapshot of %dx%d has %d cells", sc.Rows, sc.Cols, len(sc.Cells))
+				return
+			}
+			s.View(func(v *View) { v.Cursor() })
+			_ = s.Resize(20+i%10, 60+i%40)
+		}
+	})
+	waitDone(t, s)
+	close(stop)
+	wg.Wait()
+	sc := s.Snapshot()
+	if sc.Line(sc.CursorRow) != "done" || sc.Line(sc.CursorRow-1) != "200000" {
+		t.Fatalf("final screen:\n%s", sc.Text())
+	}
 }

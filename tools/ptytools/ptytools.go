@@ -22,8 +22,16 @@ func All(m *pty.Manager) []tools.Tool {
 }
 
 // jsonRoom is kept under the output cap for the JSON around the output
-// text and for escaping.
-const jsonRoom = 1024
+// text and for escaping; minOutput is returned however small the cap.
+const (
+	jsonRoom  = 1024
+	minOutput = 512
+)
+
+// outputBudget is how many bytes of text fit a result.
+func outputBudget(tc *tools.Context) int {
+	return max(tc.Cap()-jsonRoom, minOutput)
+}
 
 // decode reads a tool's input, already validated against its schema.
 func decode[T any](input json.RawMessage) (T, error) {
@@ -92,7 +100,7 @@ func readOutput(s *pty.Session, from int64, maxBytes, maxLines int, tc *tools.Co
 	keep := pty.CompleteLen(data)
 	next -= int64(len(data) - keep)
 	text := pty.PlainText(data[:keep])
-	budget := tc.Cap() - jsonRoom
+	budget := outputBudget(tc)
 	if maxBytes <= 0 || maxBytes > budget {
 		maxBytes = budget
 	}

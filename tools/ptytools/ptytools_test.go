@@ -373,3 +373,18 @@ func TestReadOnlyToolsRunSideBySide(t *testing.T) {
 		t.Errorf("shell_open permission %+v", d)
 	}
 }
+
+func TestOutputStaysWithinTheResultCap(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.tc.MaxOutput = 3000
+	r := k.call("shell_open", `{"command": "seq 1 20000", "mode": "interactive", "quiet_ms": 5000}`)
+	out := r["output"].(string)
+	if len(out) > 3000 || r["omitted"] != true || !strings.HasSuffix(out, "19999\n20000\n") {
+		t.Fatalf("output of %d bytes (omitted %v), ending %q", len(out), r["omitted"], out[max(0, len(out)-20):])
+	}
+	k.tc.MaxOutput = 10
+	if r := k.call("shell_read", `{"session_id": "sh_1", "since_cursor": 0, "drain": true}`); len(r["output"].(string)) > minOutput {
+		t.Fatalf("a tiny cap gave %d bytes", len(r["output"].(string)))
+	}
+}

@@ -91,7 +91,7 @@ func runRead(m *pty.Manager, input json.RawMessage, tc *tools.Context) (tools.Re
 	if in.View == "screen" {
 		sc := s.Snapshot()
 		text := sc.Text()
-		if budget := tc.Cap() - jsonRoom; len(text) > budget {
+		if budget := outputBudget(tc); len(text) > budget {
 			text, res.Omitted = tailBytes(text, budget), true
 		}
 		res.Screen, res.Rows, res.Cols, res.Title = &text, sc.Rows, sc.Cols, sc.Title
