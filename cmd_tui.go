@@ -36,7 +36,11 @@ func runTUI(f *runFlags, stdout, stderr io.Writer) int {
 		Notes:         as.notes, History: history,
 		MCP:     &mcpControl{as: as, h: h},
 		Welcome: welcome(h, as),
+		Shells:  as.shells, Tasks: as.tasks, TranscriptPath: as.dir.Transcript(),
 	})
+	if as.shells != nil {
+		go bridge.WatchShells(as.shells)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	prog := tea.NewProgram(app, tea.WithContext(ctx), tea.WithOutput(stdout))

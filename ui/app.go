@@ -12,6 +12,9 @@ import (
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/agent/provider"
 	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/ptyview"
+	"github.com/seed92b641c3/workbench/tasks"
+	"github.com/seed92b641c3/workbench/tasks/pty"
 	"github.com/seed92b641c3/workbench/tools/askuser"
 	"github.com/seed92b641c3/workbench/ui/approval"
 	"github.com/seed92b641c3/workbench/ui/conversation"
@@ -64,6 +67,13 @@ type Config struct {
 	MCP MCPControl
 	// Welcome is the first thing on screen: where you are and what runs.
 	Welcome string
+	// Shells are the session's PTY sessions (the agent's and /shell);
+	// nil when turned off.
+	Shells *pty.Manager
+	// Tasks are the session's background tasks; nil when turned off.
+	Tasks *tasks.Manager
+	// TranscriptPath lets the viewer show where a spill file came from.
+	TranscriptPath string
 }
 
 // MCPControl is what /mcp needs from the session's MCP servers. Its methods
@@ -107,6 +117,13 @@ type Model struct {
 	showHelp  bool
 	ticking   bool
 	toolStart map[string]time.Time
+
+	tabs      []*tab
+	active    int // index into tabs; -1 shows the pipeline panel
+	paneFocus bool
+	zoom      bool
+	framing   bool
+	opened    map[string]bool // PTY sessions already shown
 }
 
 // New builds the app.
@@ -119,7 +136,7 @@ func New(cfg Config) *Model {
 		conv: conversation.New(), panel: pipeline.New(), input: newInput(),
 		approvals: &approval.Queue{Now: cfg.Now}, replies: map[*approval.Dialog]chan agent.ApprovalReply{},
 		questions: map[*approval.QuestionDialog]chan questionReply{},
-		toolStart: map[string]time.Time{},
+		toolStart: map[string]time.Time{}, active: -1, opened: map[string]bool{},
 	}
 	cfg.Bridge.options = m.dialogOptions
 	if cfg.Welcome != "" {
@@ -196,6 +213,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.conv.AddNotice(msg.text)
 		}
 		return m, nil
+	case paneOpenedMsg:
+		return m, tea.Batch(m.onPaneOpened(msg.s), m.cfg.Bridge.wait())
+	case frameMsg:
+		return m, m.onFrame(time.Time(msg))
+	case stepMsg:
+		for _, t := range m.tabs {
+			if t == msg.t && t.view != nil {
+				return m, m.viewerAction(t, t.view.Update(msg.step))
+			}
+		}
+		return m, nil
 	case tickMsg:
 		m.ticking = false
 		m.panel.Tick(time.Time(msg))
@@ -215,10 +243,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.modalOpen() {
 			return m, m.updateModal(msg)
 		}
+		if t := m.activeTab(); m.paneFocus && t != nil && t.term != nil {
+			t.term.HandlePaste(msg.Content)
+			return m, m.frame()
+		}
 		return m, m.input.update(msg)
 	case tea.KeyPressMsg:
 		if m.modalOpen() {
 			return m, m.updateModal(msg)
+		}
+		if m.paneFocus && m.activeTab() != nil {
+			return m, m.paneKey(msg)
 		}
 		return m, m.onKey(msg)
 	}
@@ -313,11 +348,27 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "ctrl+v":
 		if _, spill, ok := m.conv.Selected(); ok && spill != nil {
-			m.say("Full output: " + spill.Path + " (the viewer opens it in a later version; /open works for any file)")
+			return m.openFile(spill.Path, spill)
 		}
+		m.say("Select a tool call whose output was spilled (ctrl+p / ctrl+n) to view it.")
 		return nil
 	case "f1":
 		m.showHelp = !m.showHelp
+		return nil
+	case ptyview.LeaveKey:
+		m.toggleFocus()
+		return m.frame()
+	case "f2":
+		m.cycleTab()
+		return m.frame()
+	case "f3":
+		if m.activeTab() != nil {
+			m.zoom = !m.zoom
+			m.layout()
+		}
+		return nil
+	case "f4":
+		m.closeTab()
 		return nil
 	case "tab":
 		if m.input.complete() {
@@ -486,6 +537,9 @@ func (m *Model) quit() tea.Cmd {
 	for d, ch := range m.questions {
 		ch <- questionReply{err: askuser.ErrDeclined}
 		delete(m.questions, d)
+	}
+	for _, t := range m.tabs {
+		t.close()
 	}
 	m.cfg.Bridge.Close()
 	return tea.Quit

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/seed92b641c3/workbench/agent"
+	"github.com/seed92b641c3/workbench/tasks/pty"
 	"github.com/seed92b641c3/workbench/tools/askuser"
 	"github.com/seed92b641c3/workbench/ui/approval"
 )
@@ -24,11 +25,13 @@ type Bridge struct {
 	// dropped are replies nobody waits for any more (the call was
 	// cancelled while its dialog was open); the UI closes their dialogs.
 	dropped []chan agent.ApprovalReply
-	wake    chan struct{}
-	asks    chan pendingAsk
-	quest   chan pendingQuestion
-	quit    chan struct{}
-	once    sync.Once
+	// msgs are UI messages from other goroutines (a PTY session opened).
+	msgs  []tea.Msg
+	wake  chan struct{}
+	asks  chan pendingAsk
+	quest chan pendingQuestion
+	quit  chan struct{}
+	once  sync.Once
 	// options builds what an approval dialog needs; the dialog is built in
 	// wait's goroutine because it reads the file under review (no IO in
 	// Update).
@@ -71,6 +74,32 @@ func (b *Bridge) poke() {
 	select {
 	case b.wake <- struct{}{}:
 	default:
+	}
+}
+
+// WatchShells shows every PTY session the manager opens as a pane, live.
+// It returns when the bridge closes.
+func (b *Bridge) WatchShells(m *pty.Manager) {
+	events, stop := m.Subscribe()
+	defer stop()
+	for {
+		select {
+		case <-b.quit:
+			return
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			if ev.Kind != pty.EventOpened {
+				continue
+			}
+			if s, ok := m.Get(ev.ID); ok {
+				b.mu.Lock()
+				b.msgs = append(b.msgs, paneOpenedMsg{s: s})
+				b.mu.Unlock()
+				b.poke()
+			}
+		}
 	}
 }
 
@@ -140,6 +169,12 @@ func (b *Bridge) wait() tea.Cmd {
 	return func() tea.Msg {
 		for {
 			b.mu.Lock()
+			if len(b.msgs) > 0 {
+				msg := b.msgs[0]
+				b.msgs = b.msgs[1:]
+				b.mu.Unlock()
+				return msg
+			}
 			if len(b.dropped) > 0 {
 				d := b.dropped
 				b.dropped = nil

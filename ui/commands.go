@@ -51,9 +51,9 @@ func (m *Model) command(text string) tea.Cmd {
 	case "/resume":
 		m.conv.AddNotice(m.sessionList())
 	case "/tasks":
-		m.say("Background tasks appear here once the tasks view lands; the agent can list them with TaskList.")
+		return m.taskCommand(arg)
 	case "/shell":
-		m.say("Terminal panes are not available yet; use !command to run a shell command through the pipeline.")
+		return m.openShell()
 	case "/mcp":
 		return m.mcpCommand(arg)
 	case "/open":
@@ -61,7 +61,7 @@ func (m *Model) command(text string) tea.Cmd {
 			m.say("Usage: /open PATH")
 			return nil
 		}
-		m.say("The viewer is not built yet; Read the file instead: " + arg)
+		return m.openFile(arg, nil)
 	default:
 		m.say("Unknown command " + name + "; /help lists them")
 	}

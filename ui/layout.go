@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/seed92b641c3/workbench/ptyview"
 	"github.com/seed92b641c3/workbench/theme"
 	"github.com/seed92b641c3/workbench/ui/approval"
 )
@@ -22,7 +23,7 @@ func (m *Model) resize(w, h int) {
 }
 
 func (m *Model) panelWidth() int {
-	if !m.showPanel || m.width < 60 {
+	if (!m.showPanel && m.activeTab() == nil) || m.width < 60 {
 		return 0
 	}
 	return max(30, int(float64(m.width)*panelShare))
@@ -52,7 +53,15 @@ func (m *Model) layout() {
 	m.input.setWidth(m.width)
 	m.conv.SetSize(m.convWidth(), m.convHeight())
 	if pw := m.panelWidth(); pw > 0 {
-		m.panel.SetSize(pw, m.convHeight())
+		h := m.convHeight()
+		if len(m.tabs) > 0 {
+			h-- // the tab bar
+		}
+		m.panel.SetSize(pw, h)
+	}
+	if t := m.activeTab(); t != nil {
+		w, h := m.tabArea()
+		t.setSize(max(w, 1), max(h, 1))
 	}
 }
 
@@ -70,10 +79,25 @@ func (m *Model) render() string {
 		return ""
 	}
 	m.layout()
+	if m.fullTab() {
+		t := m.activeTab()
+		w, h := m.tabArea()
+		body := lipgloss.NewStyle().Width(w).Height(h).MaxHeight(h).Render(t.render(w, h))
+		return lipgloss.JoinVertical(lipgloss.Left, m.tabBar(m.width), body, m.helpLine(), m.statusLine())
+	}
 	top := lipgloss.NewStyle().Width(m.convWidth()).Height(m.convHeight()).MaxHeight(m.convHeight()).Render(m.conv.View())
 	if pw := m.panelWidth(); pw > 0 {
 		sep := lipgloss.NewStyle().Foreground(theme.Subtle).Render(strings.Repeat("│\n", m.convHeight()-1) + "│")
-		top = lipgloss.JoinHorizontal(lipgloss.Top, top, sep, m.panel.View())
+		right := m.panel.View()
+		if len(m.tabs) > 0 {
+			body := right
+			if t := m.activeTab(); t != nil {
+				w, h := m.tabArea()
+				body = lipgloss.NewStyle().Width(w).Height(h).MaxHeight(h).Render(t.render(w, h))
+			}
+			right = lipgloss.JoinVertical(lipgloss.Left, m.tabBar(pw), body)
+		}
+		top = lipgloss.JoinHorizontal(lipgloss.Top, top, sep, right)
 	}
 	screen := lipgloss.JoinVertical(lipgloss.Left, top, m.input.view(), m.helpLine(), m.statusLine())
 	switch {
@@ -167,6 +191,22 @@ func (m *Model) statusLine() string {
 	}
 	if n := m.approvals.Len(); n > 0 {
 		parts = append(parts, theme.Warn.Render(fmt.Sprintf("%d approval(s) pending", n)))
+	}
+	if m.cfg.Tasks != nil {
+		running := 0
+		for _, t := range m.cfg.Tasks.List() {
+			if t.Running() {
+				running++
+			}
+		}
+		if running > 0 {
+			parts = append(parts, theme.OK.Render(fmt.Sprintf("%d task(s) running", running)))
+		}
+	}
+	if t := m.activeTab(); t != nil && m.paneFocus {
+		parts = append(parts, theme.KeyHint.Render("keys → "+t.id+" ("+ptyview.LeaveHint+")"))
+	} else {
+		parts = append(parts, theme.Dim.Render("keys → input"))
 	}
 	line := strings.Join(parts, theme.Dim.Render(" · "))
 	return lipgloss.NewStyle().MaxWidth(m.width).Render(line)

@@ -1,6 +1,10 @@
 package viewer
 
-import "bytes"
+import (
+	"bytes"
+	"errors"
+	"io"
+)
 
 // indexStride is the distance between entries of the line index. Turning a
 // line number into an offset, or an offset into a line number, reads at most
@@ -70,3 +74,77 @@ func (x *lineIndex) find(n int64) (strideStart, nls int64, ok bool) {
 func countNL(b []byte) int { return bytes.Count(b, newline) }
 
 func indexNL(b []byte) int { return bytes.IndexByte(b, '\n') }
+
+// indexing reports whether the line count has not reached the end yet.
+func (v *Viewer) indexing() bool { return v.idxErr == nil && v.idx.scanned < v.size }
+
+// indexChunk counts the newlines of the next chunk.
+func (v *Viewer) indexChunk() {
+	n := min(chunkSize, v.size-v.idx.scanned)
+	buf := v.scratch[:n]
+	got, err := v.f.ReadAt(buf, v.idx.scanned)
+	v.idx.add(buf[:got])
+	if got > 0 {
+		v.lastNL = buf[got-1] == '\n'
+	}
+	if int64(got) < n {
+		if err != nil && !errors.Is(err, io.EOF) {
+			v.idxErr = err
+			v.err = err
+		} else {
+			v.size = v.idx.scanned // the file shrank; Refresh will see it
+		}
+	}
+}
+
+// lineAt returns the number (0-based) of the line that holds off, when the
+// index has reached it.
+func (v *Viewer) lineAt(off int64) (int64, bool) {
+	if off > v.idx.scanned {
+		return 0, false
+	}
+	if v.memo.off == off {
+		return v.memo.line, true
+	}
+	start, n := v.idx.before(off)
+	n += int64(countNL(v.read(start, off).bytes(start, off)))
+	v.memo.off, v.memo.line = off, n
+	return n, true
+}
+
+// lineStart returns where line n (0-based) starts, when the index has
+// reached it; an offset equal to the size means the line does not exist.
+func (v *Viewer) lineStart(n int64) (int64, bool) {
+	if n <= 0 {
+		return 0, true
+	}
+	start, before, ok := v.idx.find(n)
+	if !ok {
+		return 0, false
+	}
+	end := min(start+indexStride, v.idx.scanned)
+	b := v.read(start, end).bytes(start, end)
+	for i, k := 0, n-before; i < len(b); {
+		j := indexNL(b[i:])
+		if j < 0 {
+			break
+		}
+		if k--; k == 0 {
+			return start + int64(i+j+1), true
+		}
+		i += j + 1
+	}
+	return 0, false
+}
+
+// totalLines is the file's line count, once the index has reached the end.
+func (v *Viewer) totalLines() (int64, bool) {
+	if v.indexing() || v.idxErr != nil {
+		return 0, false
+	}
+	n := v.idx.newlines()
+	if v.size > 0 && !v.lastNL {
+		n++
+	}
+	return n, true
+}

@@ -2,6 +2,8 @@ package viewer
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"unicode/utf8"
 )
 
@@ -204,4 +206,58 @@ func sgrParams(p []byte) bool {
 		}
 	}
 	return true
+}
+
+// read fills the viewer's cache with a window around [lo, hi) and returns
+// it. The span's bytes must not be kept across another read.
+func (v *Viewer) read(lo, hi int64) span {
+	lo, hi = max(lo, 0), min(hi, v.size)
+	if hi < lo {
+		hi = lo
+	}
+	if v.cache.buf != nil && v.cache.covers(lo, hi) {
+		return v.cache
+	}
+	n := max(hi-lo, cacheWindow)
+	start := max(0, lo-(n-(hi-lo))/2)
+	start = max(0, min(start, v.size-n))
+	end := min(v.size, start+n)
+	buf := make([]byte, end-start)
+	got, err := v.f.ReadAt(buf, start)
+	if err != nil && !errors.Is(err, io.EOF) {
+		v.err = err
+	}
+	v.cache = span{buf: buf[:got], off: start, eof: start+int64(got) >= v.size || got < len(buf)}
+	return v.cache
+}
+
+// rowEnd returns where the row starting at r ends.
+func (v *Viewer) rowEnd(r int64) int64 {
+	base := r / rowCap * rowCap
+	if end, ok := v.read(base, base+rowReach).rowEnd(r); ok && end > r {
+		return end
+	}
+	return v.size
+}
+
+// rowBefore returns the last row boundary before end.
+func (v *Viewer) rowBefore(end int64) int64 {
+	if end <= 0 {
+		return 0
+	}
+	if start, ok := v.read(end-backReach, end+2*cutSlack).rowBefore(end); ok {
+		return start
+	}
+	return 0
+}
+
+// rowText returns the row at r, sanitized (with colours when styled), and
+// where it ends.
+func (v *Viewer) rowText(r int64, styled bool) (string, int64) {
+	end := v.rowEnd(r)
+	raw := v.read(r, end).bytes(r, end)
+	if n := len(raw); n > 0 && raw[n-1] == '\n' {
+		raw = raw[:n-1]
+	}
+	return sanitize(raw, styled), end
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"slices"
 )
 
 // search is a pattern and, while one runs, a scan through the file in
@@ -93,6 +94,7 @@ func (s *search) pick(row int64, vis string, after int, forward bool) (match, bo
 // of the current row is looked at at once; the rest of the file in steps.
 func (v *Viewer) find(forward bool) {
 	s := &v.search
+	s.wrapped = false
 	origin, after := v.top, -1
 	if !forward {
 		after = 0
@@ -184,23 +186,13 @@ func (v *Viewer) scanForward(from, to int64) (match, int64, bool) {
 	if !ok {
 		return match{}, to, false
 	}
-	starts, end := rows(s, from, to, nil)
+	starts, end := rows(s, from, to, v.starts[:0])
+	v.starts = starts
 	if len(starts) == 0 {
 		return match{}, max(to, from+1), false
 	}
-	if v.chunkMisses(s.bytes(from, end)) {
-		return match{}, end, false
-	}
-	for i, r := range starts {
-		rend := end
-		if i+1 < len(starts) {
-			rend = starts[i+1]
-		}
-		if m, ok := v.search.pick(r, visible(s.bytes(r, rend)), -1, true); ok {
-			return m, end, true
-		}
-	}
-	return match{}, end, false
+	m, found := v.scanRows(s, starts, end, true)
+	return m, end, found
 }
 
 // scanBack looks for the last match in the rows from the one holding lo up
@@ -216,31 +208,74 @@ func (v *Viewer) scanBack(lo, end int64) (match, int64, bool) {
 			first = max(b, v.search.limit)
 		}
 	}
-	starts, _ := rows(s, first, end, nil)
-	if v.chunkMisses(s.bytes(first, end)) {
+	starts, _ := rows(s, first, end, v.starts[:0])
+	v.starts = starts
+	if len(starts) == 0 {
 		return match{}, first, false
 	}
-	for i := len(starts) - 1; i >= 0; i-- {
-		rend := end
-		if i+1 < len(starts) {
-			rend = starts[i+1]
-		}
-		if m, ok := v.search.pick(starts[i], visible(s.bytes(starts[i], rend)), math.MaxInt, false); ok {
-			return m, first, true
-		}
-	}
-	return match{}, first, false
+	m, found := v.scanRows(s, starts, end, false)
+	return m, first, found
 }
 
-// chunkMisses reports that no row of b can match: b has nothing that
-// sanitizing would change (escapes, tabs, carriage returns) and the pattern
-// matches nowhere in it. This one regexp call per chunk is what makes a
-// search through a big log fast.
-func (v *Viewer) chunkMisses(b []byte) bool {
-	if bytes.IndexByte(b, esc) >= 0 || bytes.IndexByte(b, '\t') >= 0 || bytes.IndexByte(b, '\r') >= 0 {
-		return false
+// scanRows looks for the first (forward) or last match in the rows that
+// start at starts and end at end. Runs of rows that sanitizing leaves as
+// they are (no escapes, tabs or carriage returns) are skipped with one
+// regexp call each when the pattern is nowhere in them: that is what makes
+// a search through a big log fast. Other rows are matched one by one, as
+// they are seen.
+func (v *Viewer) scanRows(s span, starts []int64, end int64, forward bool) (match, bool) {
+	n := len(starts)
+	endOf := func(i int) int64 {
+		if i+1 < n {
+			return starts[i+1]
+		}
+		return end
 	}
-	return !v.search.chunkRe.Match(b)
+	// Mark the rows that hold a byte sanitizing changes.
+	dirty := make([]bool, n)
+	b := s.bytes(starts[0], end)
+	for _, c := range []byte{esc, '\t', '\r'} {
+		for off := 0; off < len(b); {
+			k := bytes.IndexByte(b[off:], c)
+			if k < 0 {
+				break
+			}
+			pos := starts[0] + int64(off+k)
+			i, _ := slices.BinarySearch(starts, pos+1)
+			dirty[i-1] = true
+			off = int(endOf(i-1) - starts[0])
+		}
+	}
+	// Split the rows into runs of clean rows and single dirty rows.
+	var runs [][2]int
+	for i := 0; i < n; {
+		j := i + 1
+		for !dirty[i] && j < n && !dirty[j] {
+			j++
+		}
+		runs = append(runs, [2]int{i, j})
+		i = j
+	}
+	after, step := -1, 1
+	if !forward {
+		after, step = math.MaxInt, -1
+		slices.Reverse(runs)
+	}
+	for _, run := range runs {
+		i, j := run[0], run[1]
+		if !dirty[i] && !v.search.chunkRe.Match(s.bytes(starts[i], endOf(j-1))) {
+			continue
+		}
+		if !forward {
+			i, j = j-1, i-1
+		}
+		for ; i != j; i += step {
+			if m, ok := v.search.pick(starts[i], visible(s.bytes(starts[i], endOf(i))), after, forward); ok {
+				return m, true
+			}
+		}
+	}
+	return match{}, false
 }
 
 // visible is a raw row's visible text.

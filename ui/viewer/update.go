@@ -22,7 +22,7 @@ func (v *Viewer) Update(msg tea.Msg) Action {
 			return Action{} // for another viewer, or overtaken
 		}
 		v.queued = false
-		v.Step(stepBudget)
+		v.Step(v.budget)
 	case tea.KeyPressMsg:
 		if v.mode != browsing {
 			v.promptKey(msg)
@@ -90,10 +90,7 @@ func (v *Viewer) browseKey(msg tea.KeyPressMsg) bool {
 	case key.Matches(msg, k.Wrap):
 		v.wrap, v.topSub, v.xoff = !v.wrap, 0, 0
 	case key.Matches(msg, k.Follow):
-		v.follow = !v.follow
-		if v.follow {
-			v.top, v.topSub = v.bottom(v.bodyH)
-		}
+		v.follow = !v.follow // View keeps the end in view while it is set
 	}
 	return false
 }

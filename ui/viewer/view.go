@@ -56,7 +56,7 @@ func (v *Viewer) titleLine(width int) string {
 	} else if v.size > 0 {
 		info += fmt.Sprintf(" · counting lines… %d%%", v.idx.scanned*100/v.size)
 	}
-	name := v.path
+	name := v.name
 	if room := width - ansi.StringWidth(info); ansi.StringWidth(name) > room {
 		name = "…" + ansi.TruncateLeft(name, ansi.StringWidth(name)-room+1, "")
 	}
@@ -86,7 +86,9 @@ func (v *Viewer) provenanceLine(width int) string {
 		if !r.Time.IsZero() {
 			parts = append(parts, r.Time.Format("2006-01-02 15:04:05"))
 		}
-		parts = append(parts, "recorded "+humanBytes(r.Bytes)+", "+thousands(r.Lines)+plural(r.Lines, " line", " lines"))
+		// The recorded line count is left out: the title line has the
+		// file's, and the record counts a final newline as one more line.
+		parts = append(parts, "recorded "+humanBytes(r.Bytes))
 		line += theme.Dim.Render(" · ") + strings.Join(parts, theme.Dim.Render(" · "))
 	}
 	return fit(line, width)
@@ -101,18 +103,17 @@ func (v *Viewer) body(width, height int) []string {
 	if v.follow {
 		v.top, v.topSub = v.bottom(height)
 	}
-	v.drawn = v.drawn[:0]
 	v.maxCols = 0
 	out := make([]string, 0, height)
-	sub := v.topSub
-	for r := v.top; len(out) < height && r < v.size; sub = 0 {
+	sub, r := v.topSub, v.top
+	for ; len(out) < height && r < v.size; sub = 0 {
 		styled, end := v.rowText(r, true)
 		marks := v.marks(r)
 		v.maxCols = max(v.maxCols, ansi.StringWidth(styled))
 		if v.wrap {
 			subs := wrapRow(styled, width)
 			sub = min(sub, len(subs)-1)
-			from, col := sub, 0
+			col := 0
 			for _, l := range subs[:sub] {
 				col += ansi.StringWidth(l)
 			}
@@ -121,14 +122,13 @@ func (v *Viewer) body(width, height int) []string {
 				out = append(out, fit(paint(subs[sub], clip(marks, col, col+width)), width))
 				col += w
 			}
-			v.drawn = append(v.drawn, drawnRow{r, from, sub})
 		} else {
 			line := ansi.Cut(styled, v.xoff, v.xoff+width)
 			out = append(out, fit(paint(line, clip(marks, v.xoff, v.xoff+width)), width))
-			v.drawn = append(v.drawn, drawnRow{r, 0, 1})
 		}
 		r = end
 	}
+	v.shownEnd = r
 	for len(out) < height {
 		out = append(out, "")
 	}
@@ -239,11 +239,7 @@ func (v *Viewer) position() string {
 		b.WriteString(" of " + thousands(total))
 	}
 	if v.size > 0 {
-		end := v.top
-		if len(v.drawn) > 0 {
-			end = v.rowEnd(v.drawn[len(v.drawn)-1].row)
-		}
-		fmt.Fprintf(&b, " · %d%%", end*100/v.size)
+		fmt.Fprintf(&b, " · %d%%", v.shownEnd*100/v.size)
 	}
 	if v.wrap {
 		b.WriteString(" · wrap")
@@ -256,9 +252,9 @@ func (v *Viewer) position() string {
 	return b.String()
 }
 
-// onScreen reports whether the last View showed any of row r.
+// onScreen reports whether any of row r is on screen.
 func (v *Viewer) onScreen(r int64) bool {
-	for _, d := range v.drawn {
+	for _, d := range v.screenRows() {
 		if d.row == r {
 			return true
 		}
@@ -266,14 +262,32 @@ func (v *Viewer) onScreen(r int64) bool {
 	return false
 }
 
-// shown reports whether the last View showed line sub of row r.
+// shown reports whether line sub of row r is on screen.
 func (v *Viewer) shown(r int64, sub int) bool {
-	for _, d := range v.drawn {
+	for _, d := range v.screenRows() {
 		if d.row == r {
 			return sub >= d.from && sub < d.to
 		}
 	}
 	return false
+}
+
+// screenRows lists the rows the screen shows at the current position (and
+// with wrap, which of their lines), as the next View will draw them.
+func (v *Viewer) screenRows() []screenRow {
+	var out []screenRow
+	lines, sub := 0, v.topSub
+	for r := v.top; lines < v.bodyH && r < v.size; sub = 0 {
+		n := 1
+		if v.wrap {
+			n = v.subCount(r)
+		}
+		to := min(n, sub+v.bodyH-lines)
+		out = append(out, screenRow{r, sub, to})
+		lines += to - sub
+		r = v.rowEnd(r)
+	}
+	return out
 }
 
 func plural(n int64, one, many string) string {

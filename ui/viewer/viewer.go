@@ -32,9 +32,8 @@
 package viewer
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
-	"io"
 	"os"
 	"sync/atomic"
 	"time"
@@ -78,6 +77,9 @@ type Options struct {
 	// Follow starts in follow mode, for output that is still being
 	// written (a background task's log).
 	Follow bool
+	// Name is what the header calls the file, when the path is not the
+	// best name for it (a spill file's path relative to the project).
+	Name string
 }
 
 // Action is what the viewer asks of the root after a message. The zero
@@ -115,6 +117,7 @@ var viewerIDs atomic.Uint64
 type Viewer struct {
 	id     uint64
 	path   string
+	name   string // for the header
 	f      *os.File
 	size   int64
 	mod    time.Time
@@ -122,7 +125,7 @@ type Viewer struct {
 	err    error // the last read error, shown in the footer
 
 	cache   span   // the window last read for drawing and moving
-	scratch []byte // buffer for index, hash and search chunks
+	scratch []byte // buffer for index, hash and search chunks, made at the first step
 	idx     lineIndex
 	idxErr  error
 	lastNL  bool // the last byte counted is a newline
@@ -136,8 +139,8 @@ type Viewer struct {
 	follow bool
 
 	width, bodyH int
-	drawn        []drawnRow // what the last View showed
-	maxCols      int        // the widest row the last View showed
+	shownEnd     int64 // where the rows the last View showed end
+	maxCols      int   // the widest row the last View showed
 	subMemo      struct {
 		row   int64
 		width int
@@ -147,7 +150,8 @@ type Viewer struct {
 	mode     mode
 	input    textinput.Model
 	search   search
-	gotoLine int64 // a line (1-based) waiting for the index to reach it
+	starts   []int64 // row starts of a search chunk, reused
+	gotoLine int64   // a line (1-based) waiting for the index to reach it
 	msg      string
 	msgBad   bool
 
@@ -155,13 +159,14 @@ type Viewer struct {
 	queued   bool   // a StepMsg is on its way
 	queuedAt time.Time
 
-	keys keyMap
-	turn bool // alternates index and hash chunks
+	keys   keyMap
+	turn   bool          // alternates index and hash chunks
+	budget time.Duration // work per StepMsg: stepBudget, or less in tests
 }
 
-// drawnRow is a row on screen: its offset and, with wrap, which of its
+// screenRow is a row on screen: its offset and, with wrap, which of its
 // lines are shown.
-type drawnRow struct {
+type screenRow struct {
 	row      int64
 	from, to int // lines [from, to) of the wrapped row
 }
@@ -184,18 +189,19 @@ func Open(path string, opts Options) (*Viewer, error) {
 		return nil, fmt.Errorf("viewer: %s is not a regular file", path)
 	}
 	v := &Viewer{
-		id:      viewerIDs.Add(1),
-		path:    path,
-		f:       f,
-		size:    fi.Size(),
-		mod:     fi.ModTime(),
-		scratch: make([]byte, chunkSize+backReach+rowReach),
-		idx:     newLineIndex(),
-		follow:  opts.Follow,
-		width:   defaultWidth,
-		bodyH:   defaultBody,
-		keys:    newKeyMap(),
-		input:   newInput(),
+		id:     viewerIDs.Add(1),
+		path:   path,
+		name:   cmp.Or(opts.Name, path),
+		f:      f,
+		size:   fi.Size(),
+		mod:    fi.ModTime(),
+		idx:    newLineIndex(),
+		follow: opts.Follow,
+		width:  defaultWidth,
+		bodyH:  defaultBody,
+		keys:   newKeyMap(),
+		budget: stepBudget,
+		input:  newInput(),
 	}
 	v.subMemo.row = -1
 	v.memo.off = -1
@@ -219,10 +225,12 @@ func (v *Viewer) Close() error {
 	return v.f.Close()
 }
 
-// Path is the file being viewed, as it was given to Open.
+// Path is the file being viewed, as it was given to Open, so the root can
+// bring forward a viewer already open on a file instead of opening it twice.
 func (v *Viewer) Path() string { return v.path }
 
-// Pending reports whether background work remains.
+// Pending reports whether background work remains, for code that drives
+// Step itself (tests, benchmarks) rather than through StepMsg.
 func (v *Viewer) Pending() bool {
 	return !v.closed && (v.gotoLine > 0 || v.search.active || v.indexing() || v.prov.state == hashChecking)
 }
@@ -245,6 +253,9 @@ func (v *Viewer) Step(budget time.Duration) bool {
 // for (a line, a search) first, then the line count and the sha256 check
 // in turn.
 func (v *Viewer) work() {
+	if v.scratch == nil {
+		v.scratch = make([]byte, chunkSize+backReach+rowReach)
+	}
 	switch {
 	case v.gotoLine > 0:
 		if !v.resolveGoto() {
@@ -315,137 +326,10 @@ func (v *Viewer) Refresh() Action {
 			v.top = v.rowBefore(v.size)
 		}
 		v.topSub = 0
+		v.clampBottom()
 	}
 	v.prov.start(size)
 	return v.action()
-}
-
-// indexing reports whether the line count has not reached the end yet.
-func (v *Viewer) indexing() bool { return v.idxErr == nil && v.idx.scanned < v.size }
-
-// indexChunk counts the newlines of the next chunk.
-func (v *Viewer) indexChunk() {
-	n := min(chunkSize, v.size-v.idx.scanned)
-	buf := v.scratch[:n]
-	got, err := v.f.ReadAt(buf, v.idx.scanned)
-	v.idx.add(buf[:got])
-	if got > 0 {
-		v.lastNL = buf[got-1] == '\n'
-	}
-	if int64(got) < n {
-		if err != nil && !errors.Is(err, io.EOF) {
-			v.idxErr = err
-			v.err = err
-		} else {
-			v.size = v.idx.scanned // the file shrank; Refresh will see it
-		}
-	}
-}
-
-// read fills the viewer's cache with a window around [lo, hi) and returns
-// it. The span's bytes must not be kept across another read.
-func (v *Viewer) read(lo, hi int64) span {
-	lo, hi = max(lo, 0), min(hi, v.size)
-	if hi < lo {
-		hi = lo
-	}
-	if v.cache.buf != nil && v.cache.covers(lo, hi) {
-		return v.cache
-	}
-	n := max(hi-lo, cacheWindow)
-	start := max(0, lo-(n-(hi-lo))/2)
-	start = max(0, min(start, v.size-n))
-	end := min(v.size, start+n)
-	buf := make([]byte, end-start)
-	got, err := v.f.ReadAt(buf, start)
-	if err != nil && !errors.Is(err, io.EOF) {
-		v.err = err
-	}
-	v.cache = span{buf: buf[:got], off: start, eof: start+int64(got) >= v.size || got < len(buf)}
-	return v.cache
-}
-
-// rowEnd returns where the row starting at r ends.
-func (v *Viewer) rowEnd(r int64) int64 {
-	base := r / rowCap * rowCap
-	if end, ok := v.read(base, base+rowReach).rowEnd(r); ok && end > r {
-		return end
-	}
-	return v.size
-}
-
-// rowBefore returns the last row boundary before end.
-func (v *Viewer) rowBefore(end int64) int64 {
-	if end <= 0 {
-		return 0
-	}
-	if start, ok := v.read(end-backReach, end+2*cutSlack).rowBefore(end); ok {
-		return start
-	}
-	return 0
-}
-
-// rowText returns the row at r, sanitized (with colours when styled), and
-// where it ends.
-func (v *Viewer) rowText(r int64, styled bool) (string, int64) {
-	end := v.rowEnd(r)
-	raw := v.read(r, end).bytes(r, end)
-	if n := len(raw); n > 0 && raw[n-1] == '\n' {
-		raw = raw[:n-1]
-	}
-	return sanitize(raw, styled), end
-}
-
-// lineAt returns the number (0-based) of the line that holds off, when the
-// index has reached it.
-func (v *Viewer) lineAt(off int64) (int64, bool) {
-	if off > v.idx.scanned {
-		return 0, false
-	}
-	if v.memo.off == off {
-		return v.memo.line, true
-	}
-	start, n := v.idx.before(off)
-	n += int64(countNL(v.read(start, off).bytes(start, off)))
-	v.memo.off, v.memo.line = off, n
-	return n, true
-}
-
-// lineStart returns where line n (0-based) starts, when the index has
-// reached it; an offset equal to the size means the line does not exist.
-func (v *Viewer) lineStart(n int64) (int64, bool) {
-	if n <= 0 {
-		return 0, true
-	}
-	start, before, ok := v.idx.find(n)
-	if !ok {
-		return 0, false
-	}
-	end := min(start+indexStride, v.idx.scanned)
-	b := v.read(start, end).bytes(start, end)
-	for i, k := 0, n-before; i < len(b); {
-		j := indexNL(b[i:])
-		if j < 0 {
-			break
-		}
-		if k--; k == 0 {
-			return start + int64(i+j+1), true
-		}
-		i += j + 1
-	}
-	return 0, false
-}
-
-// totalLines is the file's line count, once the index has reached the end.
-func (v *Viewer) totalLines() (int64, bool) {
-	if v.indexing() || v.idxErr != nil {
-		return 0, false
-	}
-	n := v.idx.newlines()
-	if v.size > 0 && !v.lastNL {
-		n++
-	}
-	return n, true
 }
 
 func (v *Viewer) say(msg string, bad bool) { v.msg, v.msgBad = msg, bad }

@@ -75,16 +75,18 @@ func TestGoToLine(t *testing.T) {
 		name    string
 		keys    []string
 		indexed bool
-		top     string
+		top     string // the first line of text
+		last    string // the last line of text
 		footer  string
 	}{
-		{"a line the index has reached", []string{":", "500", "enter"}, true, "line 500", "line 500 of"},
-		{"a line before the index reaches it", []string{":", "7000", "enter"}, false, "line 7000", "line 7000 of"},
-		{"ctrl+g opens the same prompt", []string{"ctrl+g", "42", "enter"}, true, "line 42", ""},
-		{"past the end goes to the last line", []string{":", "99999", "enter"}, true, "line 10000", "the file has 10,000 lines"},
-		{"a percentage goes by size", []string{":", "50%", "enter"}, true, "", ""},
-		{"a word is refused", []string{":", "abc", "enter"}, true, "line 1", "not a line number: abc"},
-		{"esc abandons the prompt", []string{":", "12", "esc"}, true, "line 1", ""},
+		{"a line the index has reached", []string{":", "500", "enter"}, true, "line 500", "", "line 500 of"},
+		{"a line before the index reaches it", []string{":", "7000", "enter"}, false, "line 7000", "", "line 7,000 of"},
+		{"ctrl+g opens the same prompt", []string{"ctrl+g", "42", "enter"}, true, "line 42", "", ""},
+		{"past the end shows the last line", []string{":", "99999", "enter"}, true, "", "line 10000", "the file has 10,000 lines"},
+		// Line 5056 starts the row that holds the middle byte.
+		{"a percentage goes by size", []string{":", "50%", "enter"}, true, "line 5056", "", ""},
+		{"a word is refused", []string{":", "abc", "enter"}, true, "line 1", "", "not a line number: abc"},
+		{"esc abandons the prompt", []string{":", "12", "esc"}, true, "line 1", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,25 +96,24 @@ func TestGoToLine(t *testing.T) {
 				settle(t, v)
 			}
 			screen(t, v, tw, th)
-			act := keys(v, tt.keys...)
+			keys(v, tt.keys...)
 			if !tt.indexed {
-				if !act.More {
-					t.Fatal("a line beyond the index did not ask for steps")
+				if !v.Pending() {
+					t.Fatal("a line beyond the index left no work to do")
 				}
-				if f := footerOf(t, v, tw, th); !strings.Contains(f, "going to line 7,000") {
+				if f := footerOf(t, v, 80, th); !strings.Contains(f, "going to line 7,000") {
 					t.Errorf("footer %q does not say the line is being looked for", f)
 				}
 				settle(t, v)
 			}
-			top := body(t, v, tw, th)[0]
-			if tt.top != "" && top != tt.top {
-				t.Errorf("top line %q, want %q", top, tt.top)
+			text := body(t, v, tw, th)
+			if tt.top != "" && text[0] != tt.top {
+				t.Errorf("top line %q, want %q", text[0], tt.top)
 			}
-			if tt.name == "a percentage goes by size" && top != "line 5446" {
-				// line 5446 starts the row holding the middle byte
-				t.Errorf("50%% went to %q", top)
+			if tt.last != "" && text[len(text)-1] != tt.last {
+				t.Errorf("last line %q, want %q", text[len(text)-1], tt.last)
 			}
-			if f := footerOf(t, v, tw, th); tt.footer != "" && !strings.Contains(f, tt.footer) {
+			if f := footerOf(t, v, 80, th); tt.footer != "" && !strings.Contains(f, tt.footer) {
 				t.Errorf("footer %q lacks %q", f, tt.footer)
 			}
 		})
@@ -124,7 +125,7 @@ func TestGoToLine(t *testing.T) {
 func TestWrapToggle(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("0123456789", 12) // 120 columns
-	v := open(t, writeFile(t, "short\n"+long+"\nlast\n"), Options{})
+	v := open(t, writeFile(t, "short\n"+long+"\nlast\n"+numbered(20)), Options{})
 	if got := body(t, v, 50, th)[1]; got != long[:50] {
 		t.Fatalf("unwrapped: %q", got)
 	}
@@ -318,6 +319,7 @@ func TestOpenRefusesWhatItCannotShow(t *testing.T) {
 func TestStepsAreAskedForOneAtATime(t *testing.T) {
 	t.Parallel()
 	v := open(t, writeFile(t, strings.Repeat(numbered(20000), 20)), Options{})
+	v.budget = 0 // one chunk per step
 	act := v.Init()
 	if !act.More {
 		t.Fatal("Init did not ask for a step while lines are uncounted")
@@ -368,5 +370,32 @@ func TestRefreshAfterTheFileIsRewritten(t *testing.T) {
 	}
 	if f := footerOf(t, v, tw, th); !strings.Contains(f, "of 2") {
 		t.Errorf("footer %q", f)
+	}
+}
+
+// TestMouseWheelAndPaste covers the other messages Update takes: the wheel
+// scrolls, and a paste goes into an open prompt only.
+func TestMouseWheelAndPaste(t *testing.T) {
+	t.Parallel()
+	v := open(t, writeFile(t, numbered(200)), Options{})
+	screen(t, v, tw, th)
+	v.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if got := body(t, v, tw, th)[0]; got != "line 4" {
+		t.Errorf("after a wheel notch down: %q", got)
+	}
+	v.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if got := body(t, v, tw, th)[0]; got != "line 1" {
+		t.Errorf("after a wheel notch up: %q", got)
+	}
+	v.Update(tea.PasteMsg{Content: "150"})
+	if v.mode != browsing || v.input.Value() != "" {
+		t.Error("a paste while browsing reached the prompt")
+	}
+	keys(v, ":")
+	v.Update(tea.PasteMsg{Content: "150"})
+	keys(v, "enter")
+	settle(t, v)
+	if got := body(t, v, tw, th)[0]; got != "line 150" {
+		t.Errorf("after pasting a line number: %q", got)
 	}
 }
