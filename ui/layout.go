@@ -205,8 +205,8 @@ func (m *Model) statusLine() string {
 	}
 	if t := m.activeTab(); t != nil && m.paneFocus {
 		parts = append(parts, theme.KeyHint.Render("keys → "+t.id+" ("+ptyview.LeaveHint+")"))
-	} else {
-		parts = append(parts, theme.Dim.Render("keys → input"))
+	} else if len(m.tabs) > 0 {
+		parts = append(parts, theme.Dim.Render("keys → input ("+ptyview.LeaveKey+" → pane)"))
 	}
 	line := strings.Join(parts, theme.Dim.Render(" · "))
 	return lipgloss.NewStyle().MaxWidth(m.width).Render(line)
