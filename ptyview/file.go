@@ -36,7 +36,8 @@ const (
 // lines, colours kept, the way tail -f would in a terminal. Lines that
 // match a Monitor's patterns have the matches marked. Like Pane it has no
 // goroutine: the root's tick calls Refresh, which reads what the file
-// gained (bounded I/O, at most fileReadBudget a frame).
+// gained (bounded I/O: at most 1 MiB a frame, and a task that writes faster
+// is followed by skipping to the end of its file).
 type FilePane struct {
 	path       string
 	w, h       int
@@ -67,7 +68,8 @@ func NewFilePane(path string) *FilePane {
 	return &FilePane{path: path, stale: true}
 }
 
-// SetSize sets the pane's drawn size.
+// SetSize sets the pane's drawn size. Lines are cut at the pane's width,
+// not wrapped, so every row stays one line of the file.
 func (p *FilePane) SetSize(w, h int) {
 	if w != p.w || h != p.h {
 		p.w, p.h, p.stale = w, h, true
@@ -130,7 +132,8 @@ func (p *FilePane) Status() string {
 	return "error: " + p.err.Error()
 }
 
-// Close closes the file.
+// Close closes the followed file; the root calls it when it closes the
+// pane, since a FilePane keeps its file open between ticks.
 func (p *FilePane) Close() error {
 	if p.f == nil {
 		return nil

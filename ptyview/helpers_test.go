@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/seed92b641c3/workbench/tasks/pty"
+	"go.uber.org/goleak"
 )
 
 // helperEnv makes the test binary act as a program that reports the bytes
@@ -22,7 +23,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
 		os.Exit(runHelper(mode))
 	}
-	os.Exit(m.Run())
+	// No goroutine of a pane (or of the sessions the tests close) may
+	// outlive its test.
+	goleak.VerifyTestMain(m)
 }
 
 // runHelper puts its terminal in raw mode, optionally turns on application

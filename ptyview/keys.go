@@ -41,7 +41,7 @@ func (p *Pane) HandleKey(msg tea.KeyPressMsg) (consumed bool, action Action) {
 		p.Blur()
 		return true, Action{Unfocus: true}
 	}
-	if b := EncodeKey(k, false); len(b) > 0 {
+	if b := EncodeKey(k, p.s.Modes().AppCursor); len(b) > 0 {
 		p.send(b)
 	}
 	return true, Action{}
@@ -60,6 +60,10 @@ func (p *Pane) HandlePaste(text string) bool {
 	}
 	return true
 }
+
+// IsLeaveKey reports whether a key press is LeaveKey, so the root can use
+// the same key to give a pane the keyboard as the pane uses to give it back.
+func IsLeaveKey(msg tea.KeyPressMsg) bool { return isLeaveKey(tea.Key(msg)) }
 
 // isLeaveKey recognises ctrl+], which a legacy terminal delivers as the
 // byte 0x1d and bubbletea decodes to ']' with ctrl.

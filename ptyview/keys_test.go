@@ -111,7 +111,7 @@ func TestEncodeKeySendsMultiRuneInputAsIs(t *testing.T) {
 func TestLeaveKeyIsOnlyCtrlBracket(t *testing.T) {
 	t.Parallel()
 	for key, want := range map[string]bool{"ctrl+]": true, "]": false, "alt+]": false, "ctrl+alt+]": false, "ctrl+[": false} {
-		if got := isLeaveKey(parseKey(key)); got != want {
+		if got := IsLeaveKey(press(key)); got != want {
 			t.Errorf("%s: got %v", key, got)
 		}
 	}

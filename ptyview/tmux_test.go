@@ -64,7 +64,7 @@ func (x *tmux) run(args ...string) string {
 
 func (x *tmux) capture() (lines []string, cursor string) {
 	out := x.run("capture-pane", "-p", "-t", "t")
-	cursor = strings.TrimSpace(x.run("display-message", "-p", "-t", "t", "#{cursor_y},#{cursor_x}"))
+	cursor = strings.TrimSpace(x.run("display-message", "-p", "-t", "t", "#{cursor_y},#{cursor_x},#{cursor_flag}"))
 	return normalize(strings.Split(strings.TrimSuffix(out, "\n"), "\n")), cursor
 }
 
@@ -122,13 +122,18 @@ func sendPane(p *Pane, s step) {
 }
 
 // paneQuiet waits until the pane's program has been quiet and returns its
-// text and cursor, as tmux reports them.
+// text and cursor as tmux reports them: row, column, shown. The cursor is
+// where the focused pane drew it, so a hidden or misplaced cursor (the
+// first bug of Gemini CLI's embedded shell) fails the comparison.
 func paneQuiet(t *testing.T, p *Pane) ([]string, string) {
 	t.Helper()
 	waitQuiet(t, p, 500*time.Millisecond)
 	lines := normalize(screenText(refresh(p)))
+	if row, col, ok := p.Cursor(); ok {
+		return lines, fmt.Sprintf("%d,%d,1", row, col)
+	}
 	row, col, _ := p.s.Cursor()
-	return lines, fmt.Sprintf("%d,%d", row, col)
+	return lines, fmt.Sprintf("%d,%d,0", row, col)
 }
 
 // normalize trims trailing blanks and drops blank rows at the bottom.
