@@ -202,17 +202,26 @@ func (m *Model) viewerAction(t *tab, act viewer.Action) tea.Cmd {
 	return nil
 }
 
-// frame schedules the next pane refresh while a live pane is visible.
+// viewerRefreshEvery is how often a shown viewer looks for a grown file:
+// often enough to follow a log, rarely enough to cost nothing.
+const viewerRefreshEvery = 500 * time.Millisecond
+
+// frame schedules the next pane refresh while a live pane or a viewer is
+// visible.
 func (m *Model) frame() tea.Cmd {
 	if m.framing {
 		return nil
 	}
 	t := m.activeTab()
-	if t == nil || (t.term == nil && t.file == nil) {
+	if t == nil {
 		return nil
 	}
+	every := ptyview.FrameInterval
+	if t.view != nil {
+		every = viewerRefreshEvery
+	}
 	m.framing = true
-	return tea.Tick(ptyview.FrameInterval, func(now time.Time) tea.Msg { return frameMsg(now) })
+	return tea.Tick(every, func(now time.Time) tea.Msg { return frameMsg(now) })
 }
 
 func (m *Model) onFrame(now time.Time) tea.Cmd {
@@ -221,13 +230,16 @@ func (m *Model) onFrame(now time.Time) tea.Cmd {
 	if t == nil {
 		return nil
 	}
+	var cmd tea.Cmd
 	switch {
 	case t.term != nil:
 		t.term.Refresh(now)
 	case t.file != nil:
 		t.file.Refresh(now)
+	case t.view != nil:
+		cmd = m.viewerAction(t, t.view.Refresh())
 	}
-	return m.frame()
+	return tea.Batch(cmd, m.frame())
 }
 
 // openShell is /shell: the person's own shell in a pane, with the keyboard.
