@@ -117,6 +117,7 @@ type Model struct {
 	showHelp  bool
 	ticking   bool
 	toolStart map[string]time.Time
+	callTime  map[string]time.Duration
 
 	tabs      []*tab
 	active    int // index into tabs; -1 shows the pipeline panel
@@ -136,7 +137,7 @@ func New(cfg Config) *Model {
 		conv: conversation.New(), panel: pipeline.New(), input: newInput(),
 		approvals: &approval.Queue{Now: cfg.Now}, replies: map[*approval.Dialog]chan agent.ApprovalReply{},
 		questions: map[*approval.QuestionDialog]chan questionReply{},
-		toolStart: map[string]time.Time{}, active: -1, opened: map[string]bool{},
+		toolStart: map[string]time.Time{}, callTime: map[string]time.Duration{}, active: -1, opened: map[string]bool{},
 	}
 	cfg.Bridge.options = m.dialogOptions
 	if cfg.Welcome != "" {
@@ -281,12 +282,21 @@ func (m *Model) onEvent(ev agent.Event) {
 		m.panel.ToolUse(ev.Call.ID, ev.Call.Name, ev.Call.Input)
 		m.toolStart[ev.Call.ID] = m.now()
 	case agent.EventToolResult:
-		d := m.now().Sub(m.toolStart[ev.Call.ID])
+		// The call's own duration, from the pipeline; time spent queued or
+		// waiting for approval is not the tool's.
+		d, ok := m.callTime[ev.Call.ID]
+		if !ok {
+			d = m.now().Sub(m.toolStart[ev.Call.ID])
+		}
 		delete(m.toolStart, ev.Call.ID)
+		delete(m.callTime, ev.Call.ID)
 		m.conv.SetToolResult(ev.Call.ID, *ev.Result, d)
 		m.panel.SetResult(ev.Call.ID, ev.Result.Text, ev.Result.IsError)
 	case agent.EventStage:
 		m.panel.Observe(*ev.Stage)
+		if ev.Stage.Stage == agent.StageCall && ev.Stage.Outcome != agent.OutcomeStart {
+			m.callTime[ev.Stage.CallID] = time.Duration(ev.Stage.DurationUS) * time.Microsecond
+		}
 	case agent.EventUsage:
 		m.usage = ev.Usage
 	case agent.EventNotification:
