@@ -294,6 +294,10 @@ func (m *Model) onEvent(ev agent.Event) {
 		m.panel.SetResult(ev.Call.ID, ev.Result.Text, ev.Result.IsError)
 	case agent.EventStage:
 		m.panel.Observe(*ev.Stage)
+		if ev.Stage.Stage == agent.StagePermission || ev.Stage.Stage == agent.StageRecheck {
+			// A call waiting for the person shows it on its line.
+			m.conv.SetToolWaiting(ev.Stage.CallID, ev.Stage.Outcome == agent.OutcomeAsk)
+		}
 		if ev.Stage.Stage == agent.StageCall && ev.Stage.Outcome != agent.OutcomeStart {
 			m.callTime[ev.Stage.CallID] = time.Duration(ev.Stage.DurationUS) * time.Microsecond
 		}

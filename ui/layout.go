@@ -151,7 +151,9 @@ func (m *Model) helpLine() string {
 		return lipgloss.NewStyle().Foreground(theme.Warning).MaxWidth(m.width).Render(m.flash)
 	}
 	m.help.SetWidth(m.width)
-	return m.help.ShortHelpView(m.keys.ShortHelp())
+	// The help model does not always keep within its width; cut what is
+	// left so the screen never grows wider than the terminal.
+	return ansi.Truncate(m.help.ShortHelpView(m.keys.ShortHelp()), m.width, "…")
 }
 
 func (m *Model) helpPage() string {
