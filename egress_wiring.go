@@ -57,25 +57,21 @@ func startEgress(ctx context.Context, h *harness, o egressOptions) *egress {
 		ProxyFromEnvironment: h.settings.WebFetch.ProxyFromEnvironment,
 		MaxBytes:             h.settings.WebFetch.MaxBytes,
 	}))
+	// The search backend is probed while MCP servers start; its outcome is
+	// merged after both are done, so nothing is shared between goroutines.
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	if ws := h.settings.WebSearch; ws != nil {
+	var searchTool tools.Tool
+	var searchErr error
+	ws := h.settings.WebSearch
+	if ws != nil {
 		wg.Go(func() {
 			cfg := web.SearchConfig{Backend: ws.Backend, APIKey: os.ExpandEnv(ws.APIKey), BaseURL: ws.BaseURL, Version: version}
-			t, err := web.WebSearch(cfg)
-			if err == nil {
+			searchTool, searchErr = web.WebSearch(cfg)
+			if searchErr == nil {
 				pctx, cancel := context.WithTimeout(ctx, web.ProbeTimeout)
-				err = web.Probe(pctx, cfg)
+				searchErr = web.Probe(pctx, cfg)
 				cancel()
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				e.notes = append(e.notes, fmt.Sprintf("WebSearch (%s) is not available: %v", ws.Backend, err))
-				e.unavailable = append(e.unavailable, unavailableTool{"WebSearch", err.Error()})
-				return
-			}
-			e.tools = append(e.tools, t)
 		})
 	}
 	cfg := mcp.Config{}
@@ -104,9 +100,19 @@ func startEgress(ctx context.Context, h *harness, o egressOptions) *egress {
 	if len(cfg) > 0 {
 		e.mcp = mcp.NewManager(mcp.Options{Dir: h.projectDir, ClientVersion: version})
 		e.mcp.Start(ctx, cfg)
-		e.collectMCP()
 	}
 	wg.Wait()
+	if ws != nil {
+		if searchErr != nil {
+			e.notes = append(e.notes, fmt.Sprintf("WebSearch (%s) is not available: %v", ws.Backend, searchErr))
+			e.unavailable = append(e.unavailable, unavailableTool{"WebSearch", searchErr.Error()})
+		} else {
+			e.tools = append(e.tools, searchTool)
+		}
+	}
+	if e.mcp != nil {
+		e.collectMCP()
+	}
 	return e
 }
 

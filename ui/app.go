@@ -155,14 +155,8 @@ func (m *Model) Init() tea.Cmd {
 	return m.cfg.Bridge.wait()
 }
 
-// promptDoneMsg reports the end of a run of the loop.
-type promptDoneMsg struct{ out agent.Outcome }
-
 // directDoneMsg reports the end of a `!command` call.
-type directDoneMsg struct {
-	call agent.Call
-	res  string
-}
+type directDoneMsg struct{ call agent.Call }
 
 // tickMsg paces spinners.
 type tickMsg time.Time
@@ -182,10 +176,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize(msg.Width, msg.Height)
 		return m, nil
 	case eventsMsg:
+		cmds := []tea.Cmd{m.cfg.Bridge.wait(), m.tick()}
 		for _, ev := range msg {
 			m.onEvent(ev)
+			if ev.Kind == agent.EventDone && ev.Outcome != nil {
+				cmds = append(cmds, m.promptDone(*ev.Outcome))
+			}
 		}
-		return m, tea.Batch(m.cfg.Bridge.wait(), m.tick())
+		return m, tea.Batch(cmds...)
 	case askMsg:
 		return m, tea.Batch(m.openApproval(msg), m.cfg.Bridge.wait())
 	case droppedMsg:
@@ -200,8 +198,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.cfg.Bridge.wait()
 	case questionMsg:
 		return m, tea.Batch(m.openQuestion(pendingQuestion(msg)), m.cfg.Bridge.wait())
-	case promptDoneMsg:
-		return m, m.promptDone(msg.out)
 	case directDoneMsg:
 		return m, nil
 	case alwaysSavedMsg:
@@ -463,7 +459,8 @@ func (m *Model) startPrompt(text string) tea.Cmd {
 	m.cancel, m.running, m.started = cancel, true, m.now()
 	sess := m.cfg.Agent
 	return tea.Batch(func() tea.Msg {
-		return promptDoneMsg{sess.Prompt(ctx, text)}
+		sess.Prompt(ctx, text)
+		return nil
 	}, m.tick())
 }
 

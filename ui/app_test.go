@@ -28,11 +28,16 @@ func TestPanelShowsFromAHundredColumns(t *testing.T) {
 
 func TestScreenFitsTheTerminalAtEveryWidth(t *testing.T) {
 	t.Parallel()
-	a := newApp(t, toolsScript, 120, 30, toolsOptions)
+	// Tool calls without Markdown: glamour building a renderer for every
+	// width would make this slow, and the lines that depend on the width
+	// alone (input, help, status, panel) are what this checks.
+	a := newApp(t, `{"turns":[
+	  {"tool_calls":[{"id":"read","name":"Read","input":{"file_path":"notes.md"}}]},
+	  {"tool_calls":[{"id":"echo","name":"Bash","input":{"command":"echo built"}}]}]}`, 120, 30, toolsOptions)
 	a.prompt("Read the notes and build")
 	a.idle()
 	var wide []string
-	for w := 30; w <= 220; w++ {
+	for w := 30; w <= 160; w++ {
 		a.send(tea.WindowSizeMsg{Width: w, Height: 24})
 		lines := strings.Split(a.m.render(), "\n")
 		if len(lines) != 24 {
@@ -127,7 +132,7 @@ func TestKeysTypedAsTheDialogOpensAreIgnored(t *testing.T) {
 		t.Fatal("a key pressed as the dialog opened approved the call")
 	}
 	a.answer('y')
-	if a.m.modalOpen() && a.m.approvals.Len() == 1 && strings.Contains(a.screen(t), "touch a") {
+	if a.m.modalOpen() {
 		t.Error("y after the grace period did not answer the dialog")
 	}
 }

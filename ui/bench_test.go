@@ -85,9 +85,7 @@ func BenchmarkKeystrokeWhileStreaming(b *testing.B) {
 	// A long reply arriving a few words at a time.
 	var deltas []string
 	for i := range 50 {
-		for _, w := range strings.SplitAfter(fmt.Sprintf(benchAnswer, i)+"\n\n", " ") {
-			deltas = append(deltas, w)
-		}
+		deltas = append(deltas, strings.SplitAfter(fmt.Sprintf(benchAnswer, i)+"\n\n", " ")...)
 	}
 	const typed = "please also run the linter and tell me what it finds "
 	b.ReportAllocs()

@@ -42,8 +42,10 @@ func (m *Model) convHeight() int {
 	return max(1, m.height-m.inputHeight()-2)
 }
 
+// inputHeight is the input's height without drawing it: the editor, its
+// top border, and the completion list.
 func (m *Model) inputHeight() int {
-	return lipgloss.Height(m.input.view())
+	return m.input.ta.Height() + 1 + len(m.input.completions())
 }
 
 func (m *Model) layout() {
@@ -128,7 +130,12 @@ func (m *Model) overlay(screen, dialog string) string {
 	lines := strings.Split(screen, "\n")
 	dlines := strings.Split(dialog, "\n")
 	dw := lipgloss.Width(dialog)
+	// Centred on the conversation when it fits there, so the panel's live
+	// trace of the call being asked about stays visible.
 	x := max(0, (m.width-dw)/2)
+	if cw := m.convWidth(); dw <= cw {
+		x = (cw - dw) / 2
+	}
 	y := max(0, (m.convHeight()-len(dlines))/2)
 	for i, dl := range dlines {
 		row := y + i
@@ -136,11 +143,15 @@ func (m *Model) overlay(screen, dialog string) string {
 			break
 		}
 		base := lines[row]
-		left := ansi.Truncate(base, x, "")
+		// A blank column on each side, so no word fragments touch the border.
+		left := ansi.Truncate(base, max(0, x-1), "")
 		if pad := x - ansi.StringWidth(left); pad > 0 {
 			left += strings.Repeat(" ", pad)
 		}
-		right := ansi.TruncateLeft(base, x+ansi.StringWidth(dl), "")
+		right := ansi.TruncateLeft(base, x+ansi.StringWidth(dl)+1, "")
+		if right != "" || x+ansi.StringWidth(dl) < m.width {
+			right = " " + right
+		}
 		lines[row] = left + "\x1b[0m" + dl + "\x1b[0m" + right
 	}
 	return strings.Join(lines, "\n")
@@ -181,18 +192,17 @@ func (m *Model) statusLine() string {
 	case "bypassPermissions":
 		modeStyle = theme.Err
 	}
+	// What needs the person comes first, so a narrow terminal cuts the
+	// model name before it cuts a pending approval.
 	parts := []string{modeStyle.Render("⏵ " + mode)}
-	parts = append(parts, theme.Dim.Render(m.cfg.Agent.Provider()+"/"+m.cfg.Agent.Model()))
-	tokens := m.usage.InputTokens + m.usage.CacheRead + m.usage.CacheWrite + m.usage.OutputTokens
-	parts = append(parts, theme.Dim.Render(fmt.Sprintf("%s tokens", humanCount(tokens))))
+	if n := m.approvals.Len(); n > 0 {
+		parts = append(parts, theme.Warn.Render(fmt.Sprintf("%d to approve", n)))
+	}
 	if m.running {
 		parts = append(parts, theme.OK.Render(fmt.Sprintf("%s working %s", theme.SymbolRunning, m.now().Sub(m.started).Round(1e9))))
 	}
 	if n := len(m.queued); n > 0 {
 		parts = append(parts, theme.Warn.Render(fmt.Sprintf("%d queued", n)))
-	}
-	if n := m.approvals.Len(); n > 0 {
-		parts = append(parts, theme.Warn.Render(fmt.Sprintf("%d approval(s) pending", n)))
 	}
 	if m.cfg.Tasks != nil {
 		running := 0
@@ -201,8 +211,10 @@ func (m *Model) statusLine() string {
 				running++
 			}
 		}
-		if running > 0 {
-			parts = append(parts, theme.OK.Render(fmt.Sprintf("%d task(s) running", running)))
+		if running == 1 {
+			parts = append(parts, theme.OK.Render("1 task running"))
+		} else if running > 1 {
+			parts = append(parts, theme.OK.Render(fmt.Sprintf("%d tasks running", running)))
 		}
 	}
 	if t := m.activeTab(); t != nil && m.paneFocus {
@@ -210,6 +222,9 @@ func (m *Model) statusLine() string {
 	} else if len(m.tabs) > 0 {
 		parts = append(parts, theme.Dim.Render("keys → input ("+ptyview.LeaveKey+" → pane)"))
 	}
+	parts = append(parts, theme.Dim.Render(m.cfg.Agent.Provider()+"/"+m.cfg.Agent.Model()))
+	tokens := m.usage.InputTokens + m.usage.CacheRead + m.usage.CacheWrite + m.usage.OutputTokens
+	parts = append(parts, theme.Dim.Render(fmt.Sprintf("%s tokens", humanCount(tokens))))
 	line := strings.Join(parts, theme.Dim.Render(" · "))
 	return lipgloss.NewStyle().MaxWidth(m.width).Render(line)
 }
