@@ -96,7 +96,7 @@ func describeRule(r string) string {
 	case strings.HasPrefix(r, "mode:"):
 		return "permission mode " + strings.TrimPrefix(r, "mode:")
 	case r == "tool":
-		return "the tool's own check"
+		return "the tool, which asks unless a rule allows the call"
 	case r == "workspace":
 		return "the workspace boundary (the path is outside the project)"
 	case r == "protected":

@@ -31,8 +31,14 @@ func why(req agent.ApprovalRequest) (reason, message string) {
 		reason = "no rule allows this call; acceptEdits mode lets only file edits inside the workspace through"
 	case strings.HasPrefix(r, "mode:"):
 		reason = "no rule allows this call in " + strings.TrimPrefix(r, "mode:") + " mode"
+	case r == "tool" && len(req.Target.Commands) > 0:
+		reason = "no rule allows this command; " + req.Tool + " asks before running anything else"
+	case r == "tool" && req.Target.Host != "":
+		reason = "no rule allows fetching from " + req.Target.Host
+	case r == "tool" && len(req.Target.Paths) > 0:
+		reason = "no rule allows this change; file edits ask unless a rule or acceptEdits allows them"
 	case r == "tool":
-		reason = "asked by the tool's own check"
+		reason = "no rule allows " + req.Tool + ", which asks before it runs"
 	case r == "workspace":
 		reason = "outside the workspace"
 	case r == "protected":
