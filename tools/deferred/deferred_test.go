@@ -12,7 +12,9 @@ import (
 
 func tool(name, desc string) tools.Tool {
 	return tools.Build(tools.Spec{Name: name, Description: desc, ReadOnly: tools.Always, Permission: tools.AllowSelf,
-		Run: func(context.Context, json.RawMessage, *tools.Context) (tools.Result, error) { return tools.Text(name), nil }})
+		Run: func(context.Context, json.RawMessage, *tools.Context) (tools.Result, error) {
+			return tools.Text(name), nil
+		}})
 }
 
 func fixture() (*tools.Registry, *Set) {
