@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/seed92b641c3/workbench/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -65,36 +66,9 @@ func writeTarget(path string) string {
 }
 
 // writeAtomic replaces path with data so that a reader sees either the old
-// or the new content, never a mix: a temporary file in the same directory is
-// written, synced and renamed over path. Missing parent directories are
-// created.
+// or the new content, never a mix.
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, dirMode); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-	}
-	return err
+	return atomicfile.Write(path, data, mode, dirMode)
 }
 
 // maxEditBytes bounds the size of a file Edit and MultiEdit load into

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/seed92b641c3/workbench/internal/atomicfile"
+	"github.com/seed92b641c3/workbench/internal/frontmatter"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -104,64 +106,15 @@ func format(m Memory) []byte {
 	return b.Bytes()
 }
 
-// splitFrontMatter splits a file into its front matter and the rest. The
-// front matter comes back with a blank line in place of the opening ---, so
-// line numbers within it are line numbers of the file.
+// splitFrontMatter splits a file into its front matter and the rest.
 func splitFrontMatter(data []byte) (front, body []byte, ok bool) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	first, rest, _ := bytes.Cut(data, []byte("\n"))
-	if string(bytes.TrimRight(first, " \t\r")) != "---" {
-		return nil, nil, false
-	}
-	off := 0
-	for off <= len(rest) {
-		line, _, more := bytes.Cut(rest[off:], []byte("\n"))
-		if string(bytes.TrimRight(line, " \t\r")) == "---" {
-			front = append([]byte("\n"), rest[:off]...)
-			end := off + len(line)
-			if more {
-				end++
-			}
-			return front, rest[end:], true
-		}
-		if !more {
-			break
-		}
-		off += len(line) + 1
-	}
-	return nil, nil, false
+	return frontmatter.Split(data)
 }
 
-// writeAtomic replaces path with data: a temporary file in the same
-// directory is written, synced and renamed over it. A symlink at path is
-// replaced, not followed, so a save never writes outside the directory.
+// writeAtomic replaces path with data; a symlink at path is replaced, not
+// followed, so a save never writes outside the directory.
 func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, dirMode); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(fileMode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-	}
-	return err
+	return atomicfile.Write(path, data, fileMode, dirMode)
 }
 
 // slug turns a name into a file name: lower-case ASCII letters and digits

@@ -1,9 +1,9 @@
 package skill
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"github.com/seed92b641c3/workbench/internal/frontmatter"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -74,32 +74,9 @@ func parse(path, folder string, data []byte) (Skill, error) {
 	return s, nil
 }
 
-// splitFrontMatter splits a file into its front matter and the rest. The
-// front matter comes back with a blank line in place of the opening ---, so
-// line numbers within it are line numbers of the file.
+// splitFrontMatter splits a file into its front matter and the rest.
 func splitFrontMatter(data []byte) (front, body []byte, ok bool) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	first, rest, _ := bytes.Cut(data, []byte("\n"))
-	if string(bytes.TrimRight(first, " \t\r")) != "---" {
-		return nil, nil, false
-	}
-	off := 0
-	for off <= len(rest) {
-		line, _, more := bytes.Cut(rest[off:], []byte("\n"))
-		if string(bytes.TrimRight(line, " \t\r")) == "---" {
-			front = append([]byte("\n"), rest[:off]...)
-			end := off + len(line)
-			if more {
-				end++
-			}
-			return front, rest[end:], true
-		}
-		if !more {
-			break
-		}
-		off += len(line) + 1
-	}
-	return nil, nil, false
+	return frontmatter.Split(data)
 }
 
 // scalar reads a value written as plain text. Numbers and booleans are taken
