@@ -62,6 +62,12 @@ func newInput() input {
 
 func (in *input) setWidth(w int) {
 	in.width = w
+	// A narrow terminal gets a placeholder that fits.
+	if w < 70 {
+		in.ta.Placeholder = "Message, !command or /command"
+	} else {
+		in.ta.Placeholder = "Ask the agent, !command to run a shell command, / for commands"
+	}
 	in.ta.SetWidth(w)
 	in.fit()
 }

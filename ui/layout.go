@@ -53,13 +53,13 @@ func (m *Model) layout() {
 		return
 	}
 	m.input.setWidth(m.width)
-	m.conv.SetSize(m.convWidth(), m.convHeight())
+	cw := m.convWidth()
+	if m.panelWidth() > 0 {
+		cw-- // a blank column before the separator
+	}
+	m.conv.SetSize(max(cw, 1), m.convHeight())
 	if pw := m.panelWidth(); pw > 0 {
-		h := m.convHeight()
-		if len(m.tabs) > 0 {
-			h-- // the tab bar
-		}
-		m.panel.SetSize(pw, h)
+		m.panel.SetSize(pw, m.convHeight()-1) // below the title bar
 	}
 	if t := m.activeTab(); t != nil {
 		w, h := m.tabArea()
@@ -88,17 +88,17 @@ func (m *Model) render() string {
 		return lipgloss.JoinVertical(lipgloss.Left, m.tabBar(m.width), body, m.helpLine(), m.statusLine())
 	}
 	top := lipgloss.NewStyle().Width(m.convWidth()).Height(m.convHeight()).MaxHeight(m.convHeight()).Render(m.conv.View())
+	if m.panelWidth() > 0 {
+		top = lipgloss.NewStyle().Width(m.convWidth()).Render(top)
+	}
 	if pw := m.panelWidth(); pw > 0 {
 		sep := lipgloss.NewStyle().Foreground(theme.Subtle).Render(strings.Repeat("│\n", m.convHeight()-1) + "│")
-		right := m.panel.View()
-		if len(m.tabs) > 0 {
-			body := right
-			if t := m.activeTab(); t != nil {
-				w, h := m.tabArea()
-				body = lipgloss.NewStyle().Width(w).Height(h).MaxHeight(h).Render(t.render(w, h))
-			}
-			right = lipgloss.JoinVertical(lipgloss.Left, m.tabBar(pw), body)
+		body := m.panel.View()
+		if t := m.activeTab(); t != nil {
+			w, h := m.tabArea()
+			body = lipgloss.NewStyle().Width(w).Height(h).MaxHeight(h).Render(t.render(w, h))
 		}
+		right := lipgloss.JoinVertical(lipgloss.Left, m.tabBar(pw), body)
 		top = lipgloss.JoinHorizontal(lipgloss.Top, top, sep, right)
 	}
 	screen := lipgloss.JoinVertical(lipgloss.Left, top, m.input.view(), m.helpLine(), m.statusLine())

@@ -371,7 +371,7 @@ func (m *Model) fullTab() bool {
 
 // tabBar names the pipeline panel and every tab, the active one marked.
 func (m *Model) tabBar(width int) string {
-	names := []string{"pipeline"}
+	names := []string{"Pipeline"}
 	for _, t := range m.tabs {
 		names = append(names, t.title())
 	}
@@ -384,7 +384,10 @@ func (m *Model) tabBar(width int) string {
 		parts = append(parts, style.Render(n))
 	}
 	bar := strings.Join(parts, theme.Dim.Render(" │ "))
-	hint := "  " + theme.Dim.Render("F2 next")
+	hint := "  " + theme.Dim.Render("ctrl+t hides")
+	if len(m.tabs) > 0 {
+		hint = "  " + theme.Dim.Render("F2 next")
+	}
 	if t := m.activeTab(); t != nil {
 		if m.paneFocus {
 			hint = "  " + theme.KeyHint.Render(ptyview.LeaveHint)
