@@ -305,7 +305,7 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 		Provider: prov, Model: m.model, Pipeline: p, Deferred: defer_,
 		System: agent.SystemPrompt(facts), MaxTurns: m.maxTurns,
 		Transcript: tr, Publish: publish, Notifier: as.notifiers(),
-		WaitForBackground: o.waitBackground,
+		WaitForBackground: o.waitBackground, TodoReminder: as.todos.Reminder,
 	}, id, hist)
 	reg.Add(as.agent.AgentTool(agent.DefaultAgents()))
 	return as, nil

@@ -240,6 +240,9 @@ func (s *Session) streamTurn(ctx context.Context, turn int) (turnResult, bool) {
 		}
 	}
 	blocks = append(blocks, extra...)
+	if r := s.todoReminder(calls); r != "" {
+		blocks = append(blocks, provider.TextBlock(r))
+	}
 	if streamErr != nil {
 		blocks = append(blocks, provider.TextBlock(fmt.Sprintf("(The model stream broke after these calls: %v. Continue from here.)", streamErr)))
 	}
@@ -249,6 +252,31 @@ func (s *Session) streamTurn(ctx context.Context, turn int) (turnResult, bool) {
 	// fsync waits for the end of the person's turn in Prompt.
 	s.flush()
 	return turnResult{message: resp.Message, calls: calls}, false
+}
+
+// todoReminder counts turns since the todo list was last written or shown
+// and returns the list when it is due again.
+func (s *Session) todoReminder(calls []Call) string {
+	if s.cfg.TodoReminder == nil {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range calls {
+		if c.Name == "TodoWrite" {
+			s.sinceTodo = 0
+			return ""
+		}
+	}
+	s.sinceTodo++
+	if s.sinceTodo < todoReminderEvery {
+		return ""
+	}
+	r := s.cfg.TodoReminder()
+	if r != "" {
+		s.sinceTodo = 0
+	}
+	return r
 }
 
 func (s *Session) addUsage(u provider.Usage) {

@@ -171,3 +171,30 @@ func TestSubagentRunsWithTheParentsRules(t *testing.T) {
 		t.Errorf("results %s", joined)
 	}
 }
+
+func TestTodoListIsShownAgainWhenLeftUntouched(t *testing.T) {
+	t.Parallel()
+	var turns []string
+	for range 12 {
+		turns = append(turns, `{"tool_calls":[{"name":"Echo","input":{}}]}`)
+	}
+	turns = append(turns, `{"text":"done"}`)
+	s, prov := newLoopSession(t, `{"turns":[`+strings.Join(turns, ",")+`]}`)
+	s.cfg.TodoReminder = func() string { return "<system-reminder>1. [in_progress] ship it</system-reminder>" }
+	if out := s.Prompt(context.Background(), "go"); out.StopReason != StopCompleted {
+		t.Fatalf("outcome %+v", out)
+	}
+	reqs := prov.Requests()
+	shown := 0
+	for i, r := range reqs {
+		if strings.Contains(requestText(provider.Request{Messages: r.Messages[len(r.Messages)-1:]}), "ship it") {
+			shown++
+			if i < todoReminderEvery {
+				t.Errorf("the reminder came after only %d turns", i)
+			}
+		}
+	}
+	if shown != 1 {
+		t.Errorf("the list was shown %d times in 12 tool turns, want once", shown)
+	}
+}

@@ -37,7 +37,16 @@ type Config struct {
 	// WaitForBackground makes a run that would end wait for running
 	// background work to report first (headless runs).
 	WaitForBackground bool
+	// TodoReminder renders the todo list for the model, or "" when it is
+	// empty. It is re-shown after tool turns when the list went untouched
+	// for a while (see todoReminderEvery).
+	TodoReminder func() string
 }
+
+// todoReminderEvery is how many model turns without TodoWrite (and without
+// a reminder) pass before the list is shown again: often enough that a long
+// task does not lose its plan, rarely enough not to crowd the context.
+const todoReminderEvery = 10
 
 // Session is one conversation: its history, its usage and its loop. One
 // prompt runs at a time.
@@ -51,6 +60,9 @@ type Session struct {
 	usage   provider.Usage
 	started bool
 	resumed bool
+	// sinceTodo counts model turns since TodoWrite ran or the list was
+	// last shown as a reminder.
+	sinceTodo int
 }
 
 // NewSession starts a session; history is non-empty when it resumes one.
