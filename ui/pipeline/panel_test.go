@@ -79,8 +79,8 @@ func TestViewShows(t *testing.T) {
 			[]string{"capture spilled 2.1 MB"}},
 		{"a rewritten input shows the re-check and who rewrote", rewritten, 60, 5,
 			[]string{"pre_hook rewrite 150ms (hook:fmt)", "recheck by hook fmt: allow (Bash(gofmt:*))", "gofmt -l -s ."}},
-		{"skipped hooks read as a dot", singleCall, 60, 6,
-			[]string{"pre_hook ·", "post_hook ·"}},
+		{"skipped hooks read as a dash", singleCall, 60, 6,
+			[]string{"pre_hook –", "post_hook –"}},
 		{"a call that ran shows how long the call stage took", singleCall, 60, 6,
 			[]string{"call ✓ 1.2s"}},
 	}

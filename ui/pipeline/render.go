@@ -227,7 +227,8 @@ func symbol(outcome string) string {
 	case agent.OutcomeError:
 		return theme.SymbolError
 	case agent.OutcomeSkipped:
-		return theme.SymbolSkipped
+		// A dash, not the separator's dot: "pre_hook –" reads as "no hooks".
+		return "–"
 	case agent.OutcomeStart:
 		return theme.SymbolRunning
 	}
