@@ -70,6 +70,6 @@ func welcome(h *harness, as *agentSession) string {
 	if as.restored != nil {
 		verb = "Resumed session"
 	}
-	return fmt.Sprintf("Workbench in %s · %s %s · model: %s\nType a message and press Enter; F1 or /help for keys, !command for a shell command.",
+	return fmt.Sprintf("Workbench in %s\n%s %s\nModel: %s\nType a message and press Enter; F1 or /help for keys, !command for a shell command.",
 		h.projectDir, verb, as.dir.ID, who)
 }

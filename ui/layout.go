@@ -29,6 +29,10 @@ func (m *Model) panelWidth() int {
 	return max(30, int(float64(m.width)*panelShare))
 }
 
+// convMaxWidth caps how wide the conversation's text runs: past it, lines
+// get too long to read on a wide terminal with the panel hidden.
+const convMaxWidth = 140
+
 func (m *Model) convWidth() int {
 	if pw := m.panelWidth(); pw > 0 {
 		return m.width - pw - 1
@@ -53,7 +57,7 @@ func (m *Model) layout() {
 		return
 	}
 	m.input.setWidth(m.width)
-	cw := m.convWidth()
+	cw := min(m.convWidth(), convMaxWidth)
 	if m.panelWidth() > 0 {
 		cw-- // a blank column before the separator
 	}
