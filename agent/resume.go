@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/seed92b641c3/workbench/agent/provider"
 )
@@ -101,37 +102,42 @@ func repairHistory(h []provider.Message) []provider.Message {
 	return append(h, provider.Message{Role: provider.RoleUser, Blocks: blocks})
 }
 
-// LatestSession finds the most recent session started in a project
-// directory, for --continue.
-func LatestSession(root, cwd string) (string, error) {
+// SessionInfo describes an earlier session for a list to choose from.
+type SessionInfo struct {
+	ID       string
+	Modified time.Time
+}
+
+// ListSessions returns the sessions of a project directory, newest first.
+func ListSessions(root, cwd string) []SessionInfo {
 	dirs, err := os.ReadDir(filepath.Join(root, "sessions"))
 	if err != nil {
-		return "", fmt.Errorf("no sessions yet in %s", root)
+		return nil
 	}
-	type cand struct {
-		id  string
-		mod int64
-	}
-	var cands []cand
+	var out []SessionInfo
 	for _, d := range dirs {
 		if !d.IsDir() || !ValidSessionID(d.Name()) {
 			continue
 		}
 		tp := filepath.Join(root, "sessions", d.Name(), "transcript.jsonl")
 		info, err := os.Stat(tp)
-		if err != nil {
+		if err != nil || sessionCwd(tp) != cwd {
 			continue
 		}
-		if sessionCwd(tp) != cwd {
-			continue
-		}
-		cands = append(cands, cand{d.Name(), info.ModTime().UnixNano()})
+		out = append(out, SessionInfo{ID: d.Name(), Modified: info.ModTime()})
 	}
-	if len(cands) == 0 {
+	sort.Slice(out, func(i, j int) bool { return out[i].Modified.After(out[j].Modified) })
+	return out
+}
+
+// LatestSession finds the most recent session started in a project
+// directory, for --continue.
+func LatestSession(root, cwd string) (string, error) {
+	list := ListSessions(root, cwd)
+	if len(list) == 0 {
 		return "", fmt.Errorf("no earlier session in %s", cwd)
 	}
-	sort.Slice(cands, func(i, j int) bool { return cands[i].mod > cands[j].mod })
-	return cands[0].id, nil
+	return list[0].ID, nil
 }
 
 // sessionCwd reads the project directory from a transcript's first entry.

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/agent/provider"
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/tools"
@@ -68,9 +69,25 @@ func (m *Model) command(text string) tea.Cmd {
 	return nil
 }
 
-// sessionList describes how to resume earlier sessions of this project.
+// sessionList lists earlier sessions of this project and how to resume one.
 func (m *Model) sessionList() string {
-	return fmt.Sprintf("This session is %s. To resume a session, quit and start `workbench --resume ID`, or `workbench --continue` for the latest one of this project.", m.cfg.SessionID)
+	var b strings.Builder
+	fmt.Fprintf(&b, "This session is %s. Earlier sessions of this project, newest first:\n", m.cfg.SessionID)
+	n := 0
+	for _, s := range agent.ListSessions(agent.StateRoot(), m.cfg.ProjectDir) {
+		if s.ID == m.cfg.SessionID {
+			continue
+		}
+		fmt.Fprintf(&b, "  %s  %s\n", s.ID, s.Modified.Format("2006-01-02 15:04"))
+		if n++; n == 10 {
+			break
+		}
+	}
+	if n == 0 {
+		b.WriteString("  (none)\n")
+	}
+	b.WriteString("Quit and start `workbench --resume ID`, or `workbench --continue` for the latest.")
+	return b.String()
 }
 
 func newConversation() *conversation.View { return conversation.New() }
