@@ -14,7 +14,6 @@ import (
 	"github.com/seed92b641c3/workbench/agent/provider/anthropic"
 	"github.com/seed92b641c3/workbench/agent/provider/openai"
 	"github.com/seed92b641c3/workbench/agent/provider/script"
-	"github.com/seed92b641c3/workbench/hooks"
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/tasks"
 	"github.com/seed92b641c3/workbench/tasks/pty"
@@ -165,7 +164,6 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 		return nil, err
 	}
 	root := agent.StateRoot()
-	agent.ApplyRetention(root, h.settings.Retention.MaxAgeDays, h.settings.Retention.MaxTotalMB)
 	var restored *agent.Restored
 	id := ""
 	switch {
@@ -183,11 +181,7 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 	} else {
 		id = agent.NewSessionID()
 	}
-	dir, err := agent.CreateSessionDir(root, id)
-	if err != nil {
-		return nil, err
-	}
-	tr, err := agent.OpenTranscript(dir.Transcript())
+	dir, tr, err := createSession(h, id)
 	if err != nil {
 		return nil, err
 	}
@@ -201,10 +195,10 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 		}
 	}
 
-	defer_ := deferred.New(h.settings.DeferredTools)
-	defer_.OnUnlock(func(names []string) { tr.Append(agent.EntryUnlock, map[string]any{"tools": names}) })
+	deferredSet := deferred.New(h.settings.DeferredTools)
+	deferredSet.OnUnlock(func(names []string) { tr.Append(agent.EntryUnlock, map[string]any{"tools": names}) })
 	if restored != nil {
-		defer_.Restore(restored.Unlocks...)
+		deferredSet.Restore(restored.Unlocks...)
 		for _, g := range restored.Grants {
 			h.policy.Grant(g)
 		}
@@ -250,7 +244,7 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 				}
 			}
 		}
-		if added := defer_.Unlock(names...); len(added) > 0 {
+		if added := deferredSet.Unlock(names...); len(added) > 0 {
 			return "Unlocked tools: " + strings.Join(added, ", ")
 		}
 		return ""
@@ -266,43 +260,27 @@ func openAgent(h *harness, m *modelFlags, o sessionOptions) (*agentSession, erro
 	}
 	as.notes = append(as.notes, as.egress.notes...)
 	as.registry = reg
-	if defer_.Any() {
-		reg.Add(deferred.Search(reg, defer_))
-		reg.Add(deferred.Execute(reg, defer_))
+	if deferredSet.Any() {
+		reg.Add(deferred.Search(reg, deferredSet))
+		reg.Add(deferred.Execute(reg, deferredSet))
 	}
 
 	publish := o.publish
 	if publish == nil {
 		publish = func(agent.Event) {}
 	}
-	p := &agent.Pipeline{
-		Tools: reg, Policy: h.policy, Mode: h.mode.Get, Hooks: h.hooks, Approver: o.approver,
-		Visible: defer_.Visible, Runnable: defer_.Runnable,
-		WorkDir: h.projectDir, SessionID: id, TranscriptPath: dir.Transcript(),
-		SpillDir: dir.Spill(), MaxOutput: h.maxOutput, Env: h.settings.Environ(),
-		OnSpill: func(s tools.Spill) { tr.Append(agent.EntrySpill, s) },
-		OnGrant: func(rule string) { tr.Append(agent.EntryGrant, map[string]string{"rule": rule}) },
-		Observe: func(ev agent.StageEvent) {
-			tr.Append(agent.EntryStage, &ev)
-			if o.trace != nil {
-				o.trace.write(ev)
-			}
-			publish(agent.Event{Kind: agent.EventStage, Stage: &ev})
-		},
-	}
-	if h.hooks != nil {
-		h.hooks.Observe(func(in hooks.Input, out hooks.Outcome) { tr.Append(agent.EntryHook, hookRecord(in, out)) })
-	}
+	p := recordedPipeline(h, reg, dir, tr, o.approver, o.trace, publish)
+	p.Visible, p.Runnable = deferredSet.Visible, deferredSet.Runnable
 	as.pipeline = p
 	facts := agent.GatherFacts(context.Background(), h.projectDir)
 	for _, n := range reg.Names() {
-		if defer_.Deferred(n) {
+		if deferredSet.Deferred(n) {
 			facts.Deferred = append(facts.Deferred, n)
 		}
 	}
 	hist := restoredHistory(restored)
 	as.agent = agent.NewSession(agent.Config{
-		Provider: prov, Model: m.model, Pipeline: p, Deferred: defer_,
+		Provider: prov, Model: m.model, Pipeline: p, Deferred: deferredSet,
 		System: agent.SystemPrompt(facts), MaxTurns: m.maxTurns,
 		Transcript: tr, Publish: publish, Notifier: as.notifiers(),
 		WaitForBackground: o.waitBackground, TodoReminder: as.todos.Reminder,

@@ -197,44 +197,59 @@ type session struct {
 	pipeline   *agent.Pipeline
 }
 
-// openSession creates a session in the state tree and the pipeline that
-// records every stage to its transcript (H7) and, with --trace, to trace.
-func openSession(h *harness, c *commonFlags, trace *traceWriter, approver agent.Approver) (*session, error) {
+// createSession applies spill retention and creates (or, for a resumed
+// id, reopens) a session directory and its transcript.
+func createSession(h *harness, id string) (agent.SessionDir, *agent.Transcript, error) {
 	root := agent.StateRoot()
 	agent.ApplyRetention(root, h.settings.Retention.MaxAgeDays, h.settings.Retention.MaxTotalMB)
-	dir, err := agent.CreateSessionDir(root, agent.NewSessionID())
+	dir, err := agent.CreateSessionDir(root, id)
 	if err != nil {
-		return nil, err
+		return dir, nil, err
 	}
 	tr, err := agent.OpenTranscript(dir.Transcript())
-	if err != nil {
-		return nil, err
-	}
-	tr.Append(agent.EntrySession, map[string]any{"id": dir.ID, "cwd": h.projectDir, "mode": h.mode.Get()})
+	return dir, tr, err
+}
+
+// recordedPipeline builds the pipeline of a session so that every stage,
+// hook verdict, spill file and session grant lands in the transcript (H7,
+// H8), with --trace and the UI as further views of the stage events.
+func recordedPipeline(h *harness, reg *tools.Registry, dir agent.SessionDir, tr *agent.Transcript,
+	approver agent.Approver, trace *traceWriter, publish func(agent.Event)) *agent.Pipeline {
 	if h.hooks != nil {
-		// Every hook's verdict goes into the audit trail (H7), including
+		// Every hook's verdict goes into the audit trail, including
 		// failures that an aggregate result would hide.
-		h.hooks.Observe(func(in hooks.Input, o hooks.Outcome) {
-			tr.Append(agent.EntryHook, hookRecord(in, o))
-		})
+		h.hooks.Observe(func(in hooks.Input, o hooks.Outcome) { tr.Append(agent.EntryHook, hookRecord(in, o)) })
 	}
-	spill := dir.Spill()
-	if c.spillDir != "" {
-		if spill, err = filepath.Abs(c.spillDir); err != nil {
-			return nil, err
-		}
-	}
-	p := &agent.Pipeline{
-		Tools: h.registry, Policy: h.policy, Mode: h.mode.Get, Hooks: h.hooks, Approver: approver,
+	return &agent.Pipeline{
+		Tools: reg, Policy: h.policy, Mode: h.mode.Get, Hooks: h.hooks, Approver: approver,
 		WorkDir: h.projectDir, SessionID: dir.ID, TranscriptPath: dir.Transcript(),
-		SpillDir: spill, MaxOutput: h.maxOutput, Env: h.settings.Environ(),
+		SpillDir: dir.Spill(), MaxOutput: h.maxOutput, Env: h.settings.Environ(),
 		OnSpill: func(s tools.Spill) { tr.Append(agent.EntrySpill, s) },
+		OnGrant: func(rule string) { tr.Append(agent.EntryGrant, map[string]string{"rule": rule}) },
 		Observe: func(ev agent.StageEvent) {
 			tr.Append(agent.EntryStage, &ev)
 			if trace != nil {
 				trace.write(ev)
 			}
+			if publish != nil {
+				publish(agent.Event{Kind: agent.EventStage, Stage: &ev})
+			}
 		},
+	}
+}
+
+// openSession creates a session for one `workbench tool` call.
+func openSession(h *harness, c *commonFlags, trace *traceWriter, approver agent.Approver) (*session, error) {
+	dir, tr, err := createSession(h, agent.NewSessionID())
+	if err != nil {
+		return nil, err
+	}
+	tr.Append(agent.EntrySession, map[string]any{"id": dir.ID, "cwd": h.projectDir, "mode": h.mode.Get()})
+	p := recordedPipeline(h, h.registry, dir, tr, approver, trace, nil)
+	if c.spillDir != "" {
+		if p.SpillDir, err = filepath.Abs(c.spillDir); err != nil {
+			return nil, err
+		}
 	}
 	return &session{dir: dir, transcript: tr, pipeline: p}, nil
 }

@@ -133,12 +133,12 @@ func ReadTranscript(r io.Reader) ([]Entry, error) {
 	for {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
-			complete := line[len(line)-1] == '\n'
+			if line[len(line)-1] != '\n' {
+				// A last line without its newline was cut by a crash.
+				return out, ErrTruncated
+			}
 			var e Entry
-			if jerr := json.Unmarshal(bytes.TrimSpace(line), &e); jerr != nil || !complete {
-				if !complete || err == io.EOF {
-					return out, ErrTruncated
-				}
+			if jerr := json.Unmarshal(bytes.TrimSpace(line), &e); jerr != nil {
 				return out, fmt.Errorf("transcript entry %d is not valid JSON: %v", len(out)+1, jerr)
 			}
 			out = append(out, e)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -106,18 +107,16 @@ type Model struct {
 	replies   map[*approval.Dialog]chan agent.ApprovalReply
 	questions map[*approval.QuestionDialog]chan questionReply
 
-	running   bool
-	cancel    context.CancelFunc
-	started   time.Time
-	queued    []string
-	usage     provider.Usage
-	quitAt    time.Time
-	flash     string
-	flashAt   time.Time
-	showHelp  bool
-	ticking   bool
-	toolStart map[string]time.Time
-	callTime  map[string]time.Duration
+	running  bool
+	cancel   context.CancelFunc
+	started  time.Time
+	queued   []string
+	usage    provider.Usage
+	quitAt   time.Time
+	flash    string
+	flashAt  time.Time
+	showHelp bool
+	ticking  bool
 
 	tabs      []*tab
 	active    int // index into tabs; -1 shows the pipeline panel
@@ -137,7 +136,7 @@ func New(cfg Config) *Model {
 		conv: conversation.New(), panel: pipeline.New(), input: newInput(),
 		approvals: &approval.Queue{Now: cfg.Now}, replies: map[*approval.Dialog]chan agent.ApprovalReply{},
 		questions: map[*approval.QuestionDialog]chan questionReply{},
-		toolStart: map[string]time.Time{}, callTime: map[string]time.Duration{}, active: -1, opened: map[string]bool{},
+		active:    -1, opened: map[string]bool{},
 	}
 	cfg.Bridge.options = m.dialogOptions
 	if cfg.Welcome != "" {
@@ -169,8 +168,16 @@ func (m *Model) tick() tea.Cmd {
 	return tea.Tick(tickEvery, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-// Update is the one place state changes.
+// Update is the one place state changes. Sizes are laid out again after
+// every message (the input grows as a person types, a dialog or pane
+// opens), so View only draws.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	model, cmd := m.update(msg)
+	m.layout()
+	return model, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -179,8 +186,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds := []tea.Cmd{m.cfg.Bridge.wait(), m.tick()}
 		for _, ev := range msg {
 			m.onEvent(ev)
-			if ev.Kind == agent.EventDone && ev.Outcome != nil {
-				cmds = append(cmds, m.promptDone(*ev.Outcome))
+			if ev.Kind == agent.EventDone {
+				cmds = append(cmds, m.promptDone())
 			}
 		}
 		return m, tea.Batch(cmds...)
@@ -263,49 +270,25 @@ func (m *Model) say(s string) {
 	m.flash, m.flashAt = s, m.now()
 }
 
-// onEvent turns one session event into component updates.
+// onEvent turns one session event into component updates. The
+// conversation draws every event itself (Apply); the panel and the status
+// line take what concerns them.
 func (m *Model) onEvent(ev agent.Event) {
 	switch ev.Kind {
-	case agent.EventText:
-		m.conv.AppendAssistantDelta(ev.Text)
-	case agent.EventThinking:
-		m.conv.AddThinking(ev.Text)
-	case agent.EventAssistant:
-		m.conv.FinishAssistant()
 	case agent.EventToolUse:
-		m.conv.FinishAssistant()
-		m.conv.AddToolUse(ev.Call.ID, ev.Call.Name, ev.Call.Input)
 		m.panel.ToolUse(ev.Call.ID, ev.Call.Name, ev.Call.Input)
-		m.toolStart[ev.Call.ID] = m.now()
 	case agent.EventToolResult:
-		// The call's own duration, from the pipeline; time spent queued or
-		// waiting for approval is not the tool's.
-		d, ok := m.callTime[ev.Call.ID]
-		if !ok {
-			d = m.now().Sub(m.toolStart[ev.Call.ID])
-		}
-		delete(m.toolStart, ev.Call.ID)
-		delete(m.callTime, ev.Call.ID)
-		m.conv.SetToolResult(ev.Call.ID, *ev.Result, d)
 		m.panel.SetResult(ev.Call.ID, ev.Result.Text, ev.Result.IsError)
 	case agent.EventStage:
 		m.panel.Observe(*ev.Stage)
-		if ev.Stage.Stage == agent.StagePermission || ev.Stage.Stage == agent.StageRecheck {
-			// A call waiting for the person shows it on its line.
-			m.conv.SetToolWaiting(ev.Stage.CallID, ev.Stage.Outcome == agent.OutcomeAsk)
-		}
-		if ev.Stage.Stage == agent.StageCall && ev.Stage.Outcome != agent.OutcomeStart {
-			m.callTime[ev.Stage.CallID] = time.Duration(ev.Stage.DurationUS) * time.Microsecond
-		}
 	case agent.EventUsage:
 		m.usage = ev.Usage
 	case agent.EventNotification:
+		// Background news is long; the conversation shows its head.
 		m.conv.AddNotice(firstLines(ev.Text, 3))
-	case agent.EventNotice:
-		m.conv.AddNotice(ev.Text)
-	case agent.EventDone:
-		m.conv.FinishAssistant()
+		return
 	}
+	m.conv.Apply(ev)
 }
 
 // onKey handles keys when no modal is open.
@@ -339,7 +322,6 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "ctrl+t":
 		m.showPanel, m.panelSet = !m.showPanel, true
-		m.layout()
 		return nil
 	case "pgup":
 		m.conv.ScrollBy(-(m.convHeight() - 2))
@@ -374,7 +356,6 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case "f3":
 		if m.activeTab() != nil {
 			m.zoom = !m.zoom
-			m.layout()
 		}
 		return nil
 	case "f4":
@@ -470,25 +451,11 @@ func (m *Model) interrupt() {
 	}
 }
 
-func (m *Model) promptDone(out agent.Outcome) tea.Cmd {
+func (m *Model) promptDone() tea.Cmd {
 	m.running = false
 	if m.cancel != nil {
 		m.cancel()
 		m.cancel = nil
-	}
-	m.conv.FinishAssistant()
-	switch out.StopReason {
-	case agent.StopCompleted:
-	case agent.StopAborted:
-		m.conv.AddNotice("Interrupted.")
-	case agent.StopModelError:
-		m.conv.AddError(fmt.Sprintf("The model failed: %v", out.Err))
-	default:
-		msg := "The run stopped: " + out.StopReason
-		if out.Text != "" && out.StopReason == agent.StopHookPrevented {
-			msg += ": " + out.Text
-		}
-		m.conv.AddNotice(msg)
 	}
 	if len(m.queued) > 0 {
 		next := m.queued[0]
@@ -504,7 +471,7 @@ func (m *Model) direct(command string) tea.Cmd {
 	if command == "" {
 		return nil
 	}
-	in, _ := jsonMarshal(map[string]string{"command": command})
+	in, _ := json.Marshal(map[string]string{"command": command})
 	call := agent.Call{ID: fmt.Sprintf("direct_%d", m.now().UnixNano()), Name: "Bash", Input: in}
 	m.conv.AddUser("!" + command)
 	m.onEvent(agent.Event{Kind: agent.EventToolUse, Call: &call})
@@ -563,8 +530,7 @@ func (m *Model) replayHistory(h []provider.Message) {
 			case msg.Role == provider.RoleUser && b.Type == provider.BlockText:
 				m.conv.AddUser(firstLines(b.Text, 20))
 			case b.Type == provider.BlockText:
-				m.conv.AppendAssistantDelta(b.Text)
-				m.conv.FinishAssistant()
+				m.conv.AddAssistant(b.Text)
 			case b.Type == provider.BlockToolUse:
 				m.conv.AddToolUse(b.ToolUseID, b.ToolName, b.Input)
 			case b.Type == provider.BlockToolResult:

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -30,8 +29,7 @@ func (m *Model) command(text string) tea.Cmd {
 			return nil
 		}
 		m.cfg.Agent.Clear()
-		m.conv = newConversation()
-		m.layout()
+		m.conv = conversation.New()
 		m.say("Conversation cleared; the transcript keeps the old one.")
 	case "/mode":
 		if arg == "" {
@@ -48,7 +46,6 @@ func (m *Model) command(text string) tea.Cmd {
 		m.say(fmt.Sprintf("Provider %s, model %s (set with --provider and --model)", m.cfg.Agent.Provider(), m.cfg.Agent.Model()))
 	case "/trace":
 		m.showPanel, m.panelSet = !m.showPanel, true
-		m.layout()
 	case "/resume":
 		m.conv.AddNotice(m.sessionList())
 	case "/tasks":
@@ -89,10 +86,6 @@ func (m *Model) sessionList() string {
 	b.WriteString("Quit and start `workbench --resume ID`, or `workbench --continue` for the latest.")
 	return b.String()
 }
-
-func newConversation() *conversation.View { return conversation.New() }
-
-func jsonMarshal(v any) (json.RawMessage, error) { return json.Marshal(v) }
 
 // resultOf rebuilds a tool result from a resumed transcript's block.
 func resultOf(b provider.Block) tools.Result {

@@ -19,7 +19,6 @@ func (m *Model) resize(w, h int) {
 	if !m.panelSet {
 		m.showPanel = w >= panelMinTerminal
 	}
-	m.layout()
 }
 
 func (m *Model) panelWidth() int {
@@ -84,7 +83,6 @@ func (m *Model) render() string {
 	if m.width == 0 || m.height == 0 {
 		return ""
 	}
-	m.layout()
 	if m.fullTab() {
 		t := m.activeTab()
 		w, h := m.tabArea()

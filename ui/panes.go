@@ -96,7 +96,6 @@ func (m *Model) addTab(t *tab, focus bool) tea.Cmd {
 			m.tabs[i] = t
 			m.active = i
 			m.paneFocus = focus
-			m.layout()
 			return m.frame()
 		}
 	}
@@ -106,7 +105,6 @@ func (m *Model) addTab(t *tab, focus bool) tea.Cmd {
 	if focus && t.term != nil {
 		t.term.Focus()
 	}
-	m.layout()
 	return m.frame()
 }
 
@@ -120,7 +118,6 @@ func (m *Model) closeTab() {
 	m.tabs = append(m.tabs[:m.active], m.tabs[m.active+1:]...)
 	m.active = -1
 	m.paneFocus, m.zoom = false, false
-	m.layout()
 }
 
 // cycleTab moves the right column through the pipeline panel and the tabs.
@@ -130,7 +127,6 @@ func (m *Model) cycleTab() {
 	if m.active >= len(m.tabs) {
 		m.active = -1
 	}
-	m.layout()
 }
 
 func (m *Model) blurPane() {
@@ -164,7 +160,6 @@ func (m *Model) toggleFocus() {
 	if t.term != nil {
 		t.term.Focus()
 	}
-	m.layout()
 }
 
 // paneKey routes a key to the focused pane or viewer.
