@@ -185,6 +185,9 @@ func (s *Session) streamTurn(ctx context.Context, turn int) (turnResult, bool) {
 	sched := newScheduler(toolCtx, p.Run, safeFor(p.Tools), func(_ int, c Call, r tools.Result) {
 		s.cfg.Publish(Event{Kind: EventToolResult, Turn: turn, Call: &c, Result: &r})
 	})
+	if s.cfg.InterruptGrace > 0 {
+		sched.grace = s.cfg.InterruptGrace
+	}
 	stream, err := s.cfg.Provider.Stream(ctx, req)
 	if err != nil {
 		return turnResult{err: err}, false

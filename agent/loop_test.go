@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/seed92b641c3/workbench/agent/provider"
 	"github.com/seed92b641c3/workbench/agent/provider/script"
@@ -144,6 +145,56 @@ func TestCancelStopsTheTurnAndPairsEveryCall(t *testing.T) {
 	lastMsg := h[len(h)-1]
 	if lastMsg.Role != provider.RoleUser || len(lastMsg.Blocks) == 0 || lastMsg.Blocks[0].ToolUseID != "b" {
 		t.Errorf("the interrupted call must still have its result in the history: %+v", lastMsg)
+	}
+}
+
+// A tool that ignores its context must not hold the session after the
+// person interrupts: the turn ends after the grace period, the model is told
+// the call was abandoned, and the tool's late result stays out of it.
+func TestInterruptAbandonsACallThatIgnoresCancellation(t *testing.T) {
+	t.Parallel()
+	started, release := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	stubborn := tools.Build(tools.Spec{Name: "Stubborn", Permission: tools.AllowSelf,
+		Run: func(context.Context, json.RawMessage, *tools.Context) (tools.Result, error) {
+			close(started)
+			<-release // deaf to cancellation
+			return tools.Text("finished late"), nil
+		}})
+	s, _ := newLoopSession(t, `{"turns":[{"tool_calls":[{"id":"s","name":"Stubborn","input":{}},{"id":"q","name":"Stubborn","input":{}}]},{"text":"never"}]}`, stubborn)
+	s.cfg.InterruptGrace = 50 * time.Millisecond
+	var mu sync.Mutex
+	results := map[string]string{}
+	s.cfg.Publish = func(ev Event) {
+		if ev.Kind == EventToolResult {
+			mu.Lock()
+			results[ev.Call.ID] = ev.Result.Text
+			mu.Unlock()
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	done := make(chan Outcome, 1)
+	go func() { done <- s.Prompt(ctx, "go") }()
+	var out Outcome
+	select {
+	case out = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the interrupted turn waited for a tool that ignores cancellation")
+	}
+	if out.StopReason != StopAborted {
+		t.Fatalf("outcome %+v", out)
+	}
+	h := s.History()
+	last := h[len(h)-1]
+	if len(last.Blocks) != 2 || !strings.Contains(last.Blocks[0].Content, "abandoned") ||
+		!strings.Contains(last.Blocks[1].Content, "before it started") {
+		t.Fatalf("the model must learn the first call was abandoned and the second never ran: %+v", last.Blocks)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(results["s"], "abandoned") || !strings.Contains(results["q"], "before it started") {
+		t.Errorf("the UI must learn how both calls ended: %q", results)
 	}
 }
 

@@ -70,7 +70,7 @@ func (p *Pipeline) Run(ctx context.Context, call Call) (res tools.Result) {
 		if v := recover(); v != nil {
 			log.Printf("workbench: tool %s (call %s) panicked: %v\n%s", call.Name, call.ID, v, debug.Stack())
 			res = tools.Error(internalFailure)
-			r.emit(StageResult, OutcomePanic, fmt.Sprint(v), "", time.Now())
+			r.emit(StageResult, OutcomePanic, fmt.Sprint(v), "", r.clock())
 		}
 	}()
 	res = r.execute()
@@ -106,6 +106,7 @@ type run struct {
 	input   json.RawMessage
 	digest  string
 	started time.Time
+	last    time.Time // see clock
 	// approved records that a person approved this exact input, so a
 	// re-check after their own edit does not ask them twice.
 	approved bool
@@ -115,8 +116,16 @@ type run struct {
 	context string
 }
 
+// clock returns when the current stage began: the time of the last event,
+// or the start of the call. Stages follow each other without a gap, so one
+// reading of the clock per event serves as the end of one stage and the
+// start of the next.
+func (r *run) clock() time.Time { return r.last }
+
 func (r *run) event(stage Stage, outcome, detail, rule string, since time.Time) StageEvent {
-	now := time.Now()
+	// One reading of the monotonic clock: wall time follows from the start.
+	now := r.started.Add(time.Since(r.started))
+	r.last = now
 	return StageEvent{
 		CallID: r.call.ID, Tool: r.call.Name, Stage: stage, Outcome: outcome,
 		Detail: detail, Rule: rule, DurationUS: now.Sub(since).Microseconds(),
@@ -132,6 +141,7 @@ func (r *run) emit(stage Stage, outcome, detail, rule string, since time.Time) {
 
 func (r *run) execute() tools.Result {
 	r.started = time.Now()
+	r.last = r.started
 	if err := r.ctx.Err(); err != nil {
 		r.emit(StageLookup, OutcomeCancelled, "cancelled before it started", "", r.started)
 		return tools.Error("The tool call was cancelled before it started.")
@@ -162,7 +172,7 @@ func (r *run) execute() tools.Result {
 // and capture belong to the nested call, so the wrapper skips them rather
 // than doing them twice.
 func (r *run) dispatch(tc *tools.Context) tools.Result {
-	t0 := time.Now()
+	t0 := r.clock()
 	r.emit(StagePreHook, OutcomeSkipped, "dispatching tool: hooks run on the target", "", t0)
 	tc.Execute = func(ctx context.Context, name string, input json.RawMessage) tools.Result {
 		if t, ok := r.p.Tools.Get(name); ok && tools.IsDispatcher(t) {
@@ -174,14 +184,14 @@ func (r *run) dispatch(tc *tools.Context) tools.Result {
 	if !res.Captured {
 		res = r.capture(tc, res)
 	} else {
-		r.emit(StageCapture, OutcomeSkipped, "captured by the target call", "", time.Now())
+		r.emit(StageCapture, OutcomeSkipped, "captured by the target call", "", r.clock())
 	}
-	r.emit(StagePostHook, OutcomeSkipped, "dispatching tool: hooks ran on the target", "", time.Now())
+	r.emit(StagePostHook, OutcomeSkipped, "dispatching tool: hooks ran on the target", "", r.clock())
 	return res
 }
 
 func (r *run) lookup() (tools.Result, bool) {
-	t0 := time.Now()
+	t0 := r.clock()
 	t, ok := r.p.Tools.Get(r.call.Name)
 	if ok && r.p.Runnable != nil {
 		if allowed, why := r.p.Runnable(r.call.Name); !allowed {
@@ -205,7 +215,7 @@ func (r *run) lookup() (tools.Result, bool) {
 // validate applies defaults and the schema (H1). A RawInput tool repairs its
 // raw text first; what it then runs with is validated all the same.
 func (r *run) validate() (tools.Result, bool) {
-	t0 := time.Now()
+	t0 := r.clock()
 	in := r.call.Input
 	detail := ""
 	if r.tool.RawInput() {

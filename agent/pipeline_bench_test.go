@@ -13,7 +13,16 @@ import (
 
 // BenchmarkPipelineNoop measures the pipeline's own cost: a no-op tool
 // through every stage with 50 rules and 2 in-process hooks (goal: 10 µs).
-func BenchmarkPipelineNoop(b *testing.B) {
+// Every stage event is built and handed to an observer, as the transcript
+// and the UI receive them; what the observer does with them is measured by
+// BenchmarkLoop1000Calls.
+func BenchmarkPipelineNoop(b *testing.B) { benchPipeline(b, (*hooks.Registry).On) }
+
+// BenchmarkPipelineNoopIsolatedHooks is the same with both hooks registered
+// with OnIsolated: the price of a goroutine hand-off per hook.
+func BenchmarkPipelineNoopIsolatedHooks(b *testing.B) { benchPipeline(b, (*hooks.Registry).OnIsolated) }
+
+func benchPipeline(b *testing.B, register func(r *hooks.Registry, ev hooks.Event, matcher, name string, f hooks.Func)) {
 	noop := tools.Build(tools.Spec{Name: "Noop", Permission: tools.AllowSelf,
 		Schema: `{"type":"object","properties":{"command":{"type":"string"}},"additionalProperties":false}`,
 		Target: func(in json.RawMessage, _ *tools.Context) permission.Target {
@@ -31,9 +40,11 @@ func BenchmarkPipelineNoop(b *testing.B) {
 	pol.AddRules(permission.Allow, "bench", "Bash(git status:*)")
 	reg := hooks.NewRegistry()
 	for _, n := range []string{"a", "b"} {
-		reg.On(hooks.PreToolUse, "", n, func(context.Context, hooks.Input) hooks.Outcome { return hooks.Outcome{} })
+		register(reg, hooks.PreToolUse, "", n, func(context.Context, hooks.Input) hooks.Outcome { return hooks.Outcome{} })
 	}
-	p := &Pipeline{Tools: tools.NewRegistry(noop), Policy: pol, Hooks: reg, WorkDir: dir}
+	var events int
+	p := &Pipeline{Tools: tools.NewRegistry(noop), Policy: pol, Hooks: reg, WorkDir: dir,
+		Observe: func(StageEvent) { events++ }}
 	call := Call{ID: "c", Name: "Noop", Input: json.RawMessage(`{"command":"git status"}`)}
 	ctx := context.Background()
 	b.ReportAllocs()
@@ -43,6 +54,7 @@ func BenchmarkPipelineNoop(b *testing.B) {
 			b.Fatal(res.Text)
 		}
 	}
+	b.ReportMetric(float64(events)/float64(b.N), "events/call")
 }
 
 func newBenchPolicy(dir string) *permission.Policy {

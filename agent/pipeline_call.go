@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,7 +24,7 @@ func (r *run) hookInput(event hooks.Event) hooks.Input {
 // preHooks runs PreToolUse hooks. A block stops the call; an ask goes to the
 // approver; a rewritten input is re-checked like any other rewrite (H2).
 func (r *run) preHooks(tc *tools.Context) (tools.Result, bool) {
-	t0 := time.Now()
+	t0 := r.clock()
 	if r.p.Hooks == nil || !r.p.Hooks.Has(hooks.PreToolUse) {
 		r.emit(StagePreHook, OutcomeSkipped, "no hooks", "", t0)
 		return tools.Result{}, true
@@ -42,7 +43,7 @@ func (r *run) preHooks(tc *tools.Context) (tools.Result, bool) {
 			return res, false
 		}
 	} else {
-		r.emit(StagePreHook, OutcomeOK, fmt.Sprintf("%d hook(s) passed", len(v.Outcomes)), "", t0)
+		r.emit(StagePreHook, OutcomeOK, hookCount(len(v.Outcomes), "passed"), "", t0)
 	}
 	if v.Ask && !r.approved {
 		d := r.askFromHook(v.Hook, v.Reason)
@@ -53,7 +54,7 @@ func (r *run) preHooks(tc *tools.Context) (tools.Result, bool) {
 
 // invoke calls the tool with panic isolation.
 func (r *run) invoke(tc *tools.Context) (res tools.Result) {
-	t0 := time.Now()
+	t0 := r.clock()
 	r.emit(StageCall, OutcomeStart, "", "", t0)
 	defer func() {
 		if v := recover(); v != nil {
@@ -80,7 +81,7 @@ func (r *run) invoke(tc *tools.Context) (res tools.Result) {
 // capture applies the output cap unless the tool already captured its own
 // output (a flag on the result, never inferred from the text, H8).
 func (r *run) capture(tc *tools.Context, res tools.Result) tools.Result {
-	t0 := time.Now()
+	t0 := r.clock()
 	original := int64(len(res.Text))
 	if !res.Captured {
 		res.Text, res.Spill = tools.CaptureText(tc, res.Text)
@@ -121,7 +122,7 @@ type postResponse struct {
 // failures are reported in the trace, never fatal; their block reasons and
 // added context reach the model as a note on the result.
 func (r *run) postHooks(res tools.Result) tools.Result {
-	t0 := time.Now()
+	t0 := r.clock()
 	if r.context != "" {
 		res.Text += "\n\n" + r.context
 	}
@@ -157,12 +158,38 @@ func (r *run) postHooks(res tools.Result) tools.Result {
 	if len(notes) > 0 {
 		res.Text += "\n\n" + strings.Join(notes, "\n")
 	}
-	outcome, detail := OutcomeOK, fmt.Sprintf("%d hook(s) ran", len(outs))
+	outcome, detail := OutcomeOK, hookCount(len(outs), "ran")
 	if len(failures) > 0 {
 		outcome, detail = OutcomeError, "hook failures (reported, not fatal): "+strings.Join(failures, "; ")
 	}
 	r.emit(StagePostHook, outcome, detail, "", t0)
 	return res
+}
+
+// hookCount says how many hooks passed or ran, for a stage's detail. The
+// usual counts are spelled out once, not on every call.
+func hookCount(n int, verb string) string {
+	if n < len(hookCounts) && verb == "passed" {
+		return hookCounts[n].passed
+	}
+	if n < len(hookCounts) && verb == "ran" {
+		return hookCounts[n].ran
+	}
+	return countHooks(n, verb)
+}
+
+var hookCounts = func() (t [8]struct{ passed, ran string }) {
+	for n := range t {
+		t[n].passed, t[n].ran = countHooks(n, "passed"), countHooks(n, "ran")
+	}
+	return t
+}()
+
+func countHooks(n int, verb string) string {
+	if n == 1 {
+		return "1 hook " + verb
+	}
+	return strconv.Itoa(n) + " hooks " + verb
 }
 
 func firstLine(s string, max int) string {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/tools"
@@ -18,7 +17,7 @@ const maxRewrites = 4
 // goes to the approver. stage is permission the first time and recheck after
 // a rewrite (H2).
 func (r *run) permit(tc *tools.Context, stage Stage) (tools.Result, bool) {
-	t0 := time.Now()
+	t0 := r.clock()
 	target := r.tool.Target(r.input, tc)
 	d := r.p.Policy.Evaluate(permission.Request{
 		Tool:     r.call.Name,
@@ -62,7 +61,7 @@ func denialText(d permission.Decision) string {
 // ask sends the call to the approver: the person in the UI, or the headless
 // policy that denies with instructions.
 func (r *run) ask(tc *tools.Context, d permission.Decision, target permission.Target) (tools.Result, bool) {
-	t0 := time.Now()
+	t0 := r.clock()
 	approver := r.p.Approver
 	if approver == nil {
 		approver = Headless{}
@@ -111,7 +110,7 @@ func (r *run) ask(tc *tools.Context, d permission.Decision, target permission.Ta
 // permission evaluation again (H2): a rewrite the rules would not allow is
 // denied or asked about, never silently run.
 func (r *run) rewrite(tc *tools.Context, in json.RawMessage, by string) (tools.Result, bool) {
-	t0 := time.Now()
+	t0 := r.clock()
 	r.rewrites++
 	if r.rewrites > maxRewrites {
 		r.emit(StageRecheck, OutcomeDeny, "input rewritten too many times", "", t0)

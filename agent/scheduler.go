@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"time"
 
 	"github.com/seed92b641c3/workbench/tools"
 )
@@ -11,6 +12,16 @@ import (
 // maxParallel bounds concurrency-safe calls running at once: enough for a
 // burst of reads, few enough not to flood the disk or the process table.
 const maxParallel = 10
+
+// abandonGrace is how long an interrupted turn waits for its running calls
+// to return. Tools and in-process hooks are trusted to stop when their
+// context ends; one that does not is left running, and reported, rather
+// than holding the session after the person pressed Esc.
+const abandonGrace = 3 * time.Second
+
+// abandonedText is the result of a call still running when the grace ran
+// out: what it did, or is still doing, is unknown.
+const abandonedText = "The tool call was interrupted but did not stop; it was abandoned and may still be running. Check its effects before relying on them."
 
 // scheduler runs the tool calls of one assistant message as they arrive
 // while the model is still streaming. Concurrency-safe calls run together
@@ -28,6 +39,10 @@ type scheduler struct {
 	running int
 	unsafe  bool // an unsafe call is running
 	wg      sync.WaitGroup
+	// grace is abandonGrace, shorter in tests; abandoned is set when it ran
+	// out, after which late results are kept out of the turn.
+	grace     time.Duration
+	abandoned bool
 }
 
 type scheduled struct {
@@ -39,7 +54,7 @@ type scheduled struct {
 }
 
 func newScheduler(ctx context.Context, run func(context.Context, Call) tools.Result, safe func(Call) bool, done func(int, Call, tools.Result)) *scheduler {
-	return &scheduler{ctx: ctx, run: run, safe: safe, done: done}
+	return &scheduler{ctx: ctx, run: run, safe: safe, done: done, grace: abandonGrace}
 }
 
 // add queues a call whose input is complete and starts what can start.
@@ -63,6 +78,9 @@ func (s *scheduler) isSafe(c Call) (safe bool) {
 }
 
 func (s *scheduler) startLocked() {
+	if s.abandoned {
+		return // the turn is over
+	}
 	for i, sc := range s.calls {
 		if sc.started {
 			continue
@@ -97,18 +115,20 @@ func (s *scheduler) exec(i int, sc *scheduled) {
 		s.unsafe = false
 	}
 	s.startLocked()
+	late := s.abandoned
 	s.mu.Unlock()
-	if s.done != nil {
+	if s.done != nil && !late {
 		s.done(i, sc.call, res)
 	}
 }
 
-// wait blocks until every started call has finished, then returns results
-// in arrival order. Calls never started (the turn was cancelled) and calls
-// that did not finish get a synthetic interrupted result.
+// wait blocks until every started call has finished, or, when the turn was
+// cancelled, until the grace period ran out, then returns results in
+// arrival order. Calls never started and calls abandoned still running get
+// a synthetic result saying so, also passed to done.
 func (s *scheduler) wait() []tools.Result {
 	for {
-		s.wg.Wait()
+		s.waitRunning()
 		s.mu.Lock()
 		pending := false
 		for _, sc := range s.calls {
@@ -123,15 +143,56 @@ func (s *scheduler) wait() []tools.Result {
 			continue
 		}
 		out := make([]tools.Result, len(s.calls))
+		type ended struct {
+			i int
+			c Call
+		}
+		var unfinished []ended
 		for i, sc := range s.calls {
-			if sc.finished {
+			switch {
+			case sc.finished:
 				out[i] = sc.result
-			} else {
-				out[i] = tools.Error("The tool call was interrupted before it finished.")
+				continue
+			case sc.started:
+				out[i] = tools.Error(abandonedText)
+			default:
+				out[i] = tools.Error("The tool call was interrupted before it started.")
 			}
+			unfinished = append(unfinished, ended{i, sc.call})
 		}
 		s.mu.Unlock()
+		// Whoever shows the calls learns how the unfinished ones ended; a
+		// result arriving after this is kept out (see exec).
+		for _, u := range unfinished {
+			if s.done != nil {
+				s.done(u.i, u.c, out[u.i])
+			}
+		}
 		return out
+	}
+}
+
+// waitRunning waits for the running calls to return, or, once the turn is
+// cancelled, for at most the grace period; then it gives up on them.
+func (s *scheduler) waitRunning() {
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return
+	case <-s.ctx.Done():
+	}
+	t := time.NewTimer(s.grace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		s.mu.Lock()
+		s.abandoned = true
+		s.mu.Unlock()
 	}
 }
 

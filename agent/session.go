@@ -26,8 +26,11 @@ type Config struct {
 	MaxTurns int
 	// MaxDuration ends a run after this long, interrupting its tools.
 	MaxDuration time.Duration
-	Transcript  *Transcript
-	Notifier    Notifier
+	// InterruptGrace is how long an interrupted turn waits for its running
+	// calls to stop before it abandons them (0: abandonGrace).
+	InterruptGrace time.Duration
+	Transcript     *Transcript
+	Notifier       Notifier
 	// Publish receives every Event; it must not block for long.
 	Publish func(Event)
 	// Depth is the subagent nesting level, 0 for the person's session.

@@ -144,22 +144,95 @@ func TestH06_EscapedChildCannotHoldTheHook(t *testing.T) {
 	}
 }
 
-func TestH06_InProcessHookIgnoringContextIsAbandoned(t *testing.T) {
+func TestH06_IsolatedHookIgnoringContextIsAbandoned(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) }) // lets the abandoned goroutine end before goleak looks
 	r := NewRegistry()
 	r.SetTimeout(200 * time.Millisecond)
-	r.On(PreToolUse, "", "stubborn", func(context.Context, Input) Outcome {
+	r.OnIsolated(PreToolUse, "", "stubborn", func(context.Context, Input) Outcome {
 		<-release
 		return Outcome{}
 	})
 	start := time.Now()
 	v := r.PreToolUse(context.Background(), bashInput("ls"))
 	if time.Since(start) > slow {
-		t.Fatal("Run waited for a hook that ignores its context")
+		t.Fatal("Run waited for an isolated hook that ignores its context")
 	}
 	if !v.Block || v.Hook != "stubborn" || !errors.Is(v.Outcomes[0].Err, ErrTimeout) {
+		t.Errorf("verdict = %+v", v)
+	}
+}
+
+func TestH06_IsolatedHookCancelledWithTheSession(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	r := NewRegistry()
+	r.OnIsolated(PostToolUse, "", "stubborn", func(context.Context, Input) Outcome {
+		<-release
+		return Outcome{}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	out := r.Post(ctx, bashInput("ls"), false)
+	if len(out) != 1 || !errors.Is(out[0].Err, context.Canceled) {
+		t.Errorf("outcomes = %+v, want the hook abandoned with the session's cancellation", out)
+	}
+}
+
+func TestH06_InProcessHookSeesItsDeadline(t *testing.T) {
+	t.Parallel()
+	r := NewRegistry()
+	r.SetTimeout(100 * time.Millisecond)
+	r.On(PreToolUse, "", "patient", func(ctx context.Context, _ Input) Outcome {
+		d, ok := ctx.Deadline()
+		if !ok || time.Until(d) > 200*time.Millisecond {
+			return Outcome{Block: true, Reason: fmt.Sprintf("deadline %v %v", d, ok)}
+		}
+		<-ctx.Done() // a well-behaved hook waiting on something slow
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return Outcome{Block: true, Reason: fmt.Sprint("err ", ctx.Err())}
+		}
+		return Outcome{}
+	})
+	v := r.PreToolUse(context.Background(), bashInput("ls"))
+	if !v.Block || !errors.Is(v.Outcomes[0].Err, ErrTimeout) {
+		t.Fatalf("a hook that waited out its deadline must time out and block: %+v", v)
+	}
+}
+
+func TestH06_LateVerdictIsDropped(t *testing.T) {
+	t.Parallel()
+	r := NewRegistry()
+	r.SetTimeout(50 * time.Millisecond)
+	// Ignores its context but does return: its "allow" arrived too late to
+	// count, so the call is blocked as if it had hung.
+	r.On(PreToolUse, "", "sluggish", func(context.Context, Input) Outcome {
+		time.Sleep(150 * time.Millisecond)
+		return Outcome{PermissionDecision: "allow"}
+	})
+	v := r.PreToolUse(context.Background(), bashInput("ls"))
+	if !v.Block || v.Hook != "sluggish" || !errors.Is(v.Outcomes[0].Err, ErrTimeout) {
+		t.Fatalf("verdict = %+v", v)
+	}
+	if !strings.Contains(v.Reason, "late") {
+		t.Errorf("reason %q should say the verdict came late", v.Reason)
+	}
+}
+
+func TestH06_HookContextEndsWithTheSession(t *testing.T) {
+	t.Parallel()
+	r := NewRegistry()
+	ctx, cancel := context.WithCancel(context.Background())
+	r.On(PreToolUse, "", "waiter", func(hctx context.Context, _ Input) Outcome {
+		time.AfterFunc(20*time.Millisecond, cancel)
+		<-hctx.Done()
+		return Outcome{Err: hctx.Err()}
+	})
+	start := time.Now()
+	v := r.PreToolUse(ctx, bashInput("ls"))
+	if time.Since(start) > slow || !v.Block || !errors.Is(v.Outcomes[0].Err, context.Canceled) {
 		t.Errorf("verdict = %+v", v)
 	}
 }
@@ -168,7 +241,7 @@ func TestH06_PanickingHookRecovered(t *testing.T) {
 	t.Parallel()
 	r := NewRegistry()
 	r.On(PreToolUse, "", "boomer", func(context.Context, Input) Outcome { panic("index out of range") })
-	r.On(PostToolUse, "", "boomer", func(context.Context, Input) Outcome { panic(errors.New("nil map")) })
+	r.OnIsolated(PostToolUse, "", "boomer", func(context.Context, Input) Outcome { panic(errors.New("nil map")) })
 
 	v := r.PreToolUse(context.Background(), bashInput("ls"))
 	if !v.Block || !errors.Is(v.Outcomes[0].Err, ErrPanic) {

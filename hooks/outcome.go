@@ -6,8 +6,9 @@ import (
 	"time"
 )
 
-// Func is an in-process hook. It should return when ctx is done; one that
-// does not is abandoned at its timeout (see Registry.Run).
+// Func is an in-process hook. Its timeout is ctx's deadline: it must
+// return once ctx is done, or be registered with OnIsolated (see
+// Registry.Run).
 type Func func(ctx context.Context, in Input) Outcome
 
 // Outcome is one hook's verdict, kept whole so the transcript can record

@@ -43,9 +43,9 @@ type PreVerdict struct {
 // skip the permission check: a hook may tighten the rules, not loosen them.
 func (r *Registry) PreToolUse(ctx context.Context, in Input) PreVerdict {
 	in.HookEventName = PreToolUse
-	var v PreVerdict
+	v := PreVerdict{Outcomes: r.run(ctx, in, endsPreToolUse)}
 	var notes []string
-	v.Outcomes = r.run(ctx, in, func(o Outcome) bool {
+	for _, o := range v.Outcomes {
 		if o.AdditionalContext != "" {
 			notes = append(notes, o.AdditionalContext)
 		}
@@ -67,13 +67,19 @@ func (r *Registry) PreToolUse(ctx context.Context, in Input) PreVerdict {
 			if len(o.UpdatedInput) > 0 {
 				v.UpdatedInput, v.UpdatedBy = o.UpdatedInput, o.Hook
 			}
-			return false
 		}
+	}
+	if v.Block {
 		v.UpdatedInput, v.UpdatedBy = nil, ""
-		return true
-	})
+	}
 	v.AdditionalContext = strings.Join(notes, "\n")
 	return v
+}
+
+// endsPreToolUse reports whether a PreToolUse outcome blocks the call, so
+// no later hook needs to run.
+func endsPreToolUse(o Outcome) bool {
+	return o.Err != nil || o.Prevent || o.blocks()
 }
 
 func firstNonEmpty(ss ...string) string {

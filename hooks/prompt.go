@@ -29,20 +29,17 @@ func (r *Registry) Context(ctx context.Context, in Input) string {
 func (r *Registry) UserPrompt(ctx context.Context, in Input) (block bool, reason, extra string) {
 	in.HookEventName = UserPromptSubmit
 	var notes []string
-	r.run(ctx, in, func(o Outcome) bool {
+	outs := r.run(ctx, in, func(o Outcome) bool { return o.Err == nil && (o.blocks() || o.Prevent) })
+	for _, o := range outs {
 		switch {
 		case o.Err != nil:
-			return false
 		case o.blocks() || o.Prevent:
 			block = true
 			reason = firstNonEmpty(o.Reason, o.StopReason, fmt.Sprintf("UserPromptSubmit hook %q blocked the prompt", o.Hook))
-			return true
-		}
-		if o.AdditionalContext != "" {
+		case o.AdditionalContext != "":
 			notes = append(notes, o.AdditionalContext)
 		}
-		return false
-	})
+	}
 	if block {
 		return true, reason, ""
 	}

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -18,6 +19,8 @@ type hook struct {
 	match toolMatcher
 	fn    Func    // nil for a command hook
 	cmd   Command // used when fn is nil
+	// isolated runs fn in a goroutine of its own (OnIsolated).
+	isolated bool
 }
 
 // Registry holds hooks per event, in registration order. It is safe for
@@ -61,15 +64,33 @@ func (r *Registry) Observe(f func(in Input, o Outcome)) {
 }
 
 // On registers an in-process hook under a name shown in outcomes and
-// messages. The matcher works as in AddCommand. On panics on an unknown
-// event, a bad matcher or a nil f: those are mistakes in the host's code,
-// like a bad pattern given to regexp.MustCompile.
+// messages. The matcher works as in AddCommand. The hook runs on the
+// goroutine that fires the event, as a tool runs on the goroutine of its
+// call, and must return once its context is done: its timeout is in the
+// context, a verdict given after it counts as ErrTimeout, and a panic is
+// recovered. On panics on an unknown event, a bad matcher or a nil f: those
+// are mistakes in the host's code, like a bad pattern given to
+// regexp.MustCompile.
 func (r *Registry) On(ev Event, matcher, name string, f Func) {
-	if f == nil {
-		panic("hooks: On with a nil Func")
+	r.on("On", ev, matcher, hook{name: name, fn: f})
+}
+
+// OnIsolated registers an in-process hook that runs in a goroutine of its
+// own and is abandoned at its timeout if it has not returned, so even code
+// that ignores its context cannot hold a tool call or a session. It is for
+// hooks the host cannot vouch for (code from a plugin, a call into a
+// library without deadlines), much as http.TimeoutHandler is for handlers;
+// the isolation costs a goroutine hand-off each time the hook runs.
+func (r *Registry) OnIsolated(ev Event, matcher, name string, f Func) {
+	r.on("OnIsolated", ev, matcher, hook{name: name, fn: f, isolated: true})
+}
+
+func (r *Registry) on(method string, ev Event, matcher string, h hook) {
+	if h.fn == nil {
+		panic("hooks: " + method + " with a nil Func")
 	}
-	if err := r.add(ev, matcher, hook{name: name, fn: f}); err != nil {
-		panic(fmt.Sprintf("hooks: On(%s, %q): %v", ev, name, err))
+	if err := r.add(ev, matcher, h); err != nil {
+		panic(fmt.Sprintf("hooks: %s(%s, %q): %v", method, ev, h.name, err))
 	}
 }
 
@@ -103,7 +124,9 @@ func (r *Registry) add(ev Event, matcher string, h hook) error {
 		return err
 	}
 	r.mu.Lock()
-	r.byEvent[ev] = append(r.byEvent[ev], h)
+	// A new slice each time: runs in progress keep reading the old one
+	// without a lock or a copy.
+	r.byEvent[ev] = append(slices.Clip(r.byEvent[ev]), h)
 	r.mu.Unlock()
 	return nil
 }
@@ -126,14 +149,15 @@ func prepare(ev Event, matcher string, h hook) (hook, error) {
 
 // Run runs every hook registered for in.HookEventName whose matcher accepts
 // in.ToolName, one after another in registration order, and returns their
-// outcomes in that order. Each hook gets its own timeout, and no hook holds
-// Run much past it: a command is killed with its whole process group (a
-// few seconds of grace at most for pipes held by a process that left the
-// group), and an in-process hook that ignores its context is abandoned with
-// ErrTimeout. The abandoned goroutine lingers until the Func returns, since
-// Go cannot stop it. A panicking hook's outcome
-// carries ErrPanic. Hooks not started because ctx is already done get an
-// outcome with ctx's error.
+// outcomes in that order. Each hook gets its own timeout. A command is
+// killed with its whole process group when it overruns (a few seconds of
+// grace at most for pipes held by a process that left the group). An
+// in-process hook finds its deadline in its context; one registered with On
+// that returns late gets ErrTimeout instead of its verdict, and one
+// registered with OnIsolated is abandoned at the deadline with ErrTimeout
+// (its goroutine lingers until the Func returns, since Go cannot stop it).
+// A panicking hook's outcome carries ErrPanic. Hooks not started because
+// ctx is already done get an outcome with ctx's error.
 func (r *Registry) Run(ctx context.Context, in Input) []Outcome {
 	return r.run(ctx, in, nil)
 }
@@ -142,13 +166,13 @@ func (r *Registry) Run(ctx context.Context, in Input) []Outcome {
 // stop returns true.
 func (r *Registry) run(ctx context.Context, in Input, stop func(Outcome) bool) []Outcome {
 	r.mu.RLock()
-	hooks := append([]hook(nil), r.byEvent[in.HookEventName]...)
+	all := r.byEvent[in.HookEventName] // never changed in place, see add
 	timeout, observe := r.timeout, r.observe
 	r.mu.RUnlock()
 
-	var out []Outcome
-	for _, h := range hooks {
-		if in.HookEventName.usesMatcher() && !h.match.match(in.ToolName) {
+	out := make([]Outcome, 0, len(all))
+	for _, h := range all {
+		if !h.wants(in) {
 			continue
 		}
 		o := runHook(ctx, h, in, timeout)
@@ -163,22 +187,31 @@ func (r *Registry) run(ctx context.Context, in Input, stop func(Outcome) bool) [
 	return out
 }
 
+// wants reports whether h fires for in: its matcher accepts the tool, for
+// the events that have one.
+func (h hook) wants(in Input) bool {
+	return !in.HookEventName.usesMatcher() || h.match.match(in.ToolName)
+}
+
 func runHook(ctx context.Context, h hook, in Input, timeout time.Duration) Outcome {
-	start := time.Now()
+	if ctx.Err() != nil {
+		return Outcome{Hook: h.name, Err: fmt.Errorf("hook not run: %w", context.Cause(ctx))}
+	}
 	var o Outcome
 	switch {
-	case ctx.Err() != nil:
-		o = Outcome{Err: fmt.Errorf("hook not run: %w", context.Cause(ctx))}
-	case h.fn != nil:
-		o = runFunc(ctx, h.fn, in, timeout)
-	default:
+	case h.fn == nil:
 		if h.cmd.Timeout > 0 {
 			timeout = h.cmd.Timeout
 		}
+		start := time.Now()
 		o = h.cmd.run(ctx, in, timeout)
+		o.Duration = time.Since(start)
+	case h.isolated:
+		o = callIsolated(ctx, h, in, timeout)
+	default:
+		o = callFunc(ctx, h, in, timeout)
 	}
 	o.Hook = h.name
-	o.Duration = time.Since(start)
 	return o
 }
 

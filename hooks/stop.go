@@ -26,18 +26,17 @@ type StopVerdict struct {
 func (r *Registry) Stop(ctx context.Context, in Input) StopVerdict {
 	in.HookEventName = Stop
 	var v StopVerdict
-	v.Outcomes = r.run(ctx, in, func(o Outcome) bool {
+	v.Outcomes = r.run(ctx, in, func(o Outcome) bool { return o.Err == nil && o.Prevent })
+	for _, o := range v.Outcomes {
 		switch {
 		case o.Err != nil:
 		case o.Prevent:
 			v.Prevent = true
 			v.Message = firstNonEmpty(o.StopReason, o.Reason, fmt.Sprintf("Stop hook %q ended the run", o.Hook))
-			return true
 		case o.blocks():
 			v.Continue = append(v.Continue, firstNonEmpty(o.AdditionalContext, o.Reason,
 				fmt.Sprintf("Stop hook %q asks you to keep going", o.Hook)))
 		}
-		return false
-	})
+	}
 	return v
 }

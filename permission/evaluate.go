@@ -34,7 +34,9 @@ type evaluation struct {
 	parseErr bool
 	paths    []pathForms
 	host     string
-	cmdBuf   [4]*analysis // backing for cmds, so a usual call allocates none
+	// programs are the first words of every spelling of every command
+	// part, to pass over rules about other programs.
+	programs []string
 }
 
 // Evaluate decides whether a call may run. The stages, first verdict wins:
@@ -51,7 +53,11 @@ func (p *Policy) Evaluate(req Request) Decision {
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	var e evaluation
+	// Backing arrays on the caller's stack, so a usual call allocates no
+	// slices; inside e they would move e to the heap.
+	var cmdBuf [4]*analysis
+	var programBuf [8]string
+	e := evaluation{cmds: cmdBuf[:0], programs: programBuf[:0]}
 	p.prepare(&e, req)
 	d := p.decide(&e)
 	if d.Behavior == Ask && (req.Mode == ModeDontAsk || req.Mode == ModeAuto) {
@@ -64,12 +70,19 @@ func (p *Policy) Evaluate(req Request) Decision {
 // resolved, host normalised.
 func (p *Policy) prepare(e *evaluation, req Request) {
 	e.req, e.host = req, normalizeHost(req.Target.Host)
-	e.cmds = e.cmdBuf[:0]
 	for _, c := range req.Target.Commands {
 		a := cachedAnalysis(c)
 		e.cmds = append(e.cmds, a)
 		if a.err != nil {
 			e.parseErr = true
+		}
+	}
+	for _, a := range e.cmds {
+		for _, pt := range a.parts {
+			e.programs = append(e.programs, firstWord(pt.text))
+			for _, x := range pt.extra {
+				e.programs = append(e.programs, firstWord(x))
+			}
 		}
 	}
 	if len(req.Target.Paths) > 0 {
@@ -201,6 +214,9 @@ func forbidAsk(m Mode, d Decision, e *evaluation) Decision {
 func (p *Policy) firstMatch(rules []compiledRule, e *evaluation) *compiledRule {
 	for i := range rules {
 		r := &rules[i]
+		if !r.aboutPrograms(e.programs) {
+			continue
+		}
 		if r.wholeTool(e) {
 			return r
 		}
@@ -344,8 +360,12 @@ func (p *Policy) allowedBy(e *evaluation) string {
 }
 
 func (p *Policy) commandAllowRule(e *evaluation, text string) *compiledRule {
+	program := firstWord(text)
 	for i := range p.callow {
 		r := &p.callow[i]
+		if r.program != "" && r.program != program {
+			continue
+		}
 		if r.commandRule(e.req.Tool) && r.cmd.match(text) {
 			return r
 		}

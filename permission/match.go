@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -43,8 +44,13 @@ type compiledRule struct {
 	Rule
 	kind specKind
 	cmd  cmdMatcher
-	path pathMatcher
-	host hostMatcher
+	// program is the first word of an exact or prefix command rule, "" for
+	// any other rule. A command part can only match such a rule if it
+	// starts with the same word, so most rules are passed over with one
+	// string comparison (see firstWord).
+	program string
+	path    pathMatcher
+	host    hostMatcher
 }
 
 // compileRule prepares r against the project root and home directory, which
@@ -63,6 +69,9 @@ func compileRule(r Rule, root, home string) (compiledRule, error) {
 			return c, err
 		}
 		c.cmd = m
+		if m.mode != cmdGlob {
+			c.program = firstWord(m.text)
+		}
 	case specHost:
 		c.host = newHostMatcher(strings.TrimPrefix(spec, "domain:"))
 	case specRead, specWrite:
@@ -101,6 +110,23 @@ func (c *compiledRule) wholeTool(e *evaluation) bool {
 		return false
 	}
 	return c.nameMatches(e.req.Tool) || (c.Tool == "Bash" && len(e.cmds) > 0)
+}
+
+// firstWord is the text up to its first space. Rule texts and command parts
+// are printed the same way, so a part matching a rule exactly or by prefix
+// shares the rule's first word.
+func firstWord(s string) string {
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// aboutPrograms reports whether c could match a command starting with one
+// of programs: it is not a command rule about one program, or it is about
+// one of these.
+func (c *compiledRule) aboutPrograms(programs []string) bool {
+	return c.program == "" || slices.Contains(programs, c.program)
 }
 
 // commandRule reports whether c's specifier applies to the call's commands.

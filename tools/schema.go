@@ -22,7 +22,8 @@ type Schema struct {
 	doc      map[string]any
 	raw      json.RawMessage
 	compiled *jsonschema.Schema
-	defaults map[string]any // top-level property defaults
+	defaults map[string]any    // top-level property defaults
+	names    map[string]string // every property name, for decodeValue
 }
 
 var printer = message.NewPrinter(language.English)
@@ -53,7 +54,7 @@ func CompileSchema(name, doc string) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Schema{doc: m, compiled: compiled}
+	s := &Schema{doc: m, compiled: compiled, names: propertyNames(m, nil)}
 	if s.raw, err = json.Marshal(m); err != nil {
 		return nil, err
 	}
@@ -72,6 +73,30 @@ func CompileSchema(name, doc string) (*Schema, error) {
 	return s, nil
 }
 
+// propertyNames collects the names under every "properties" keyword of a
+// schema document.
+func propertyNames(v any, names map[string]string) map[string]string {
+	switch v := v.(type) {
+	case map[string]any:
+		if props, ok := v["properties"].(map[string]any); ok {
+			for k := range props {
+				if names == nil {
+					names = map[string]string{}
+				}
+				names[k] = k
+			}
+		}
+		for _, sub := range v {
+			names = propertyNames(sub, names)
+		}
+	case []any:
+		for _, sub := range v {
+			names = propertyNames(sub, names)
+		}
+	}
+	return names
+}
+
 // JSON returns the schema document as sent to a model provider.
 func (s *Schema) JSON() json.RawMessage { return s.raw }
 
@@ -85,7 +110,7 @@ func (s *Schema) Prepare(input json.RawMessage) (json.RawMessage, error) {
 	if len(bytes.TrimSpace(input)) == 0 {
 		input = json.RawMessage("{}")
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
+	inst, err := decodeValue(input, s.names)
 	if err != nil {
 		return nil, fmt.Errorf("input is not valid JSON: %v", err)
 	}
