@@ -165,15 +165,19 @@ func TestInterruptAbandonsACallThatIgnoresCancellation(t *testing.T) {
 	s.cfg.InterruptGrace = 50 * time.Millisecond
 	var mu sync.Mutex
 	results := map[string]string{}
+	queued := make(chan struct{})
 	s.cfg.Publish = func(ev Event) {
-		if ev.Kind == EventToolResult {
+		switch {
+		case ev.Kind == EventToolUse && ev.Call.ID == "q":
+			close(queued) // the second call waits behind the first
+		case ev.Kind == EventToolResult:
 			mu.Lock()
 			results[ev.Call.ID] = ev.Result.Text
 			mu.Unlock()
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { <-started; cancel() }()
+	go func() { <-started; <-queued; cancel() }()
 	done := make(chan Outcome, 1)
 	go func() { done <- s.Prompt(ctx, "go") }()
 	var out Outcome
@@ -187,7 +191,7 @@ func TestInterruptAbandonsACallThatIgnoresCancellation(t *testing.T) {
 	}
 	h := s.History()
 	last := h[len(h)-1]
-	if len(last.Blocks) != 2 || !strings.Contains(last.Blocks[0].Content, "abandoned") ||
+	if len(last.Blocks) < 2 || !strings.Contains(last.Blocks[0].Content, "abandoned") ||
 		!strings.Contains(last.Blocks[1].Content, "before it started") {
 		t.Fatalf("the model must learn the first call was abandoned and the second never ran: %+v", last.Blocks)
 	}

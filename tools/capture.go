@@ -2,10 +2,7 @@ package tools
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"hash"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -50,12 +47,8 @@ type Capture struct {
 	tfull bool
 	total int64
 	lines int64
-	file  *os.File
-	sum   hash.Hash
-	ferr  error
-	// spilled and flushed count bytes written to the spill file and
-	// handed to writeback.
-	spilled, flushed int64
+	spill *spillFile // nil until the output exceeds the cap, or when it cannot be spilled
+	ferr  error      // why the output could not be spilled
 }
 
 // NewCapture starts capturing output for a call.
@@ -133,38 +126,14 @@ func (c *Capture) tailBytes() []byte {
 }
 
 func (c *Capture) openSpill() {
-	if err := os.MkdirAll(c.tc.SpillDir, 0o700); err != nil {
-		c.ferr = err
-		return
-	}
-	f, err := os.CreateTemp(c.tc.SpillDir, ".spill-*.tmp")
-	if err != nil {
-		c.ferr = err
-		return
-	}
-	c.file, c.sum = f, sha256.New()
+	c.spill, c.ferr = createSpillFile(c.tc.SpillDir)
 }
 
 func (c *Capture) spillWrite(p []byte) {
-	if c.file == nil || c.ferr != nil {
-		return
-	}
-	c.sum.Write(p)
-	if _, err := c.file.Write(p); err != nil {
-		c.ferr = err
-	}
-	c.spilled += int64(len(p))
-	if c.spilled-c.flushed >= writebackChunk {
-		// Start writing back what is done, so the final fsync of a huge
-		// spill has little left to flush.
-		startWriteback(c.file, c.flushed, c.spilled-c.flushed)
-		c.flushed = c.spilled
+	if c.spill != nil {
+		c.spill.Write(p)
 	}
 }
-
-// writebackChunk is how much spilled output accumulates before the kernel
-// is asked to start writing it to disk.
-const writebackChunk = 64 << 20
 
 // publish gives a finished temporary file its final name without ever
 // replacing another file: a hard link fails if the name is taken (another
@@ -220,28 +189,20 @@ func (c *Capture) Finish() (string, *Spill) {
 
 // Abort drops a capture's temporary file.
 func (c *Capture) Abort() {
-	if c.file != nil {
-		name := c.file.Name()
-		c.file.Close()
-		os.Remove(name)
-		c.file = nil
+	if c.spill != nil {
+		c.spill.abort()
+		c.spill = nil
 	}
 }
 
 // commit makes the spill file durable and visible under its final name:
 // fsync, then rename, so a reader never sees a partial file.
 func (c *Capture) commit() *Spill {
-	if c.file == nil {
+	if c.spill == nil {
 		return nil
 	}
-	tmp := c.file.Name()
-	if c.ferr == nil {
-		c.ferr = c.file.Sync()
-	}
-	if err := c.file.Close(); c.ferr == nil {
-		c.ferr = err
-	}
-	c.file = nil
+	tmp, sum, err := c.spill.finish()
+	c.spill, c.ferr = nil, err
 	now := time.Now()
 	var final string
 	if c.ferr == nil {
@@ -253,7 +214,7 @@ func (c *Capture) commit() *Spill {
 	}
 	s := &Spill{
 		Path: final, Bytes: c.total, Lines: c.lines + 1,
-		SHA256:    hex.EncodeToString(c.sum.Sum(nil)),
+		SHA256:    sum,
 		SessionID: c.tc.SessionID, CallID: c.tc.CallID, Tool: c.tc.Tool,
 		InputDigest: c.tc.InputDigest, Time: now,
 	}

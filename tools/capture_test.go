@@ -3,6 +3,7 @@ package tools
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,5 +133,52 @@ func BenchmarkCapture1GiB(b *testing.B) {
 		}
 		_, s := c.Finish()
 		os.Remove(s.Path)
+	}
+}
+
+// A spill larger than the chunks in flight and than a writeback interval
+// goes through every part of the spill writer: chunk reuse, the writer, the
+// hasher and the syncer. The file and its digest must still be exact,
+// whatever sizes the producer wrote in.
+func TestH09_LargeSpillIsExact(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	c := NewCapture(&Context{MaxOutput: 1000, SpillDir: dir, Tool: "Bash"})
+	want := sha256.New()
+	var total int64
+	piece := make([]byte, 1<<20+333) // never aligned with a chunk
+	for i := 0; total < writebackChunk+5*spillChunk; i++ {
+		for j := range piece {
+			piece[j] = byte('a' + (i+j)%26)
+		}
+		n := len(piece) - i%1000
+		c.Write(piece[:n])
+		want.Write(piece[:n])
+		total += int64(n)
+	}
+	_, spill := c.Finish()
+	if spill == nil || spill.Bytes != total {
+		t.Fatalf("spill %+v, want %d bytes", spill, total)
+	}
+	f, err := os.Open(spill.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got := sha256.New()
+	n, _ := io.Copy(got, f)
+	if n != total || hex.EncodeToString(got.Sum(nil)) != hex.EncodeToString(want.Sum(nil)) || spill.SHA256 != hex.EncodeToString(want.Sum(nil)) {
+		t.Fatalf("file has %d bytes with sha256 %x, recorded %s; want %d bytes, %x", n, got.Sum(nil), spill.SHA256, total, want.Sum(nil))
+	}
+}
+
+func TestAbortedSpillLeavesNothing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	c := NewCapture(&Context{MaxOutput: 10, SpillDir: dir})
+	c.Write([]byte(strings.Repeat("x", 3*spillChunk)))
+	c.Abort()
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("an aborted capture left %d files behind", len(entries))
 	}
 }
