@@ -37,6 +37,10 @@ type evaluation struct {
 	// programs are the first words of every spelling of every command
 	// part, to pass over rules about other programs.
 	programs []string
+	// writes are the files the commands' redirections write, resolved;
+	// blindWrite says one of them cannot be known before the line runs.
+	writes     []pathForms
+	blindWrite bool
 }
 
 // Evaluate decides whether a call may run. The stages, first verdict wins:
@@ -85,13 +89,19 @@ func (p *Policy) prepare(e *evaluation, req Request) {
 			}
 		}
 	}
-	if len(req.Target.Paths) > 0 {
-		base := p.root0()
+	base := func() string {
 		if req.WorkDir != "" {
-			base = absPath(req.WorkDir, base, p.home)
+			return absPath(req.WorkDir, p.root0(), p.home)
 		}
-		for _, s := range req.Target.Paths {
-			e.paths = append(e.paths, resolveForms(s, base, p.home))
+		return p.root0()
+	}
+	for _, s := range req.Target.Paths {
+		e.paths = append(e.paths, resolveForms(s, base(), p.home))
+	}
+	for _, a := range e.cmds {
+		e.blindWrite = e.blindWrite || a.blindWrite
+		for _, s := range a.writes {
+			e.writes = append(e.writes, resolveForms(s, base(), p.home))
 		}
 	}
 }
@@ -154,6 +164,11 @@ func (p *Policy) decide(e *evaluation) Decision {
 		if d.Message == "" {
 			d.Message = "approve " + req.Tool + "?"
 		}
+	}
+	if e.blindWrite {
+		// No rule could cover it, so none is suggested.
+		return Decision{Behavior: Ask, Rule: "redirect",
+			Message: describe(e) + " writes to a file whose name is only known when it runs (a variable, or a relative name after cd), so no rule can allow it in advance"}
 	}
 	if d.Suggestion == "" {
 		d.Suggestion = strings.Join(p.suggestUncovered(e), ", ")
@@ -244,6 +259,13 @@ func (p *Policy) firstMatch(rules []compiledRule, e *evaluation) *compiledRule {
 				}
 			}
 		}
+		if len(e.writes) > 0 && r.pathRule(e.req.Tool, AccessWrite) {
+			for _, f := range e.writes {
+				if r.path.match(f.real, p.roots) || r.path.match(f.lit, p.roots) {
+					return r
+				}
+			}
+		}
 		if e.host != "" && r.hostRule(e.req.Tool) && r.host.match(e.host) {
 			return r
 		}
@@ -255,45 +277,66 @@ func (p *Policy) firstMatch(rules []compiledRule, e *evaluation) *compiledRule {
 // ask; a path outside every root asks unless an allow rule with a path
 // specifier names it.
 func (p *Policy) boundary(e *evaluation) (Decision, bool) {
-	write := e.req.Target.Access == AccessWrite
-	if write {
-		for _, f := range e.paths {
-			if why := p.protectedReason(f); why != "" {
-				return Decision{Behavior: Ask, Rule: "protected",
-					Message: fmt.Sprintf("writing %s always needs approval: %s", f.given, why)}, true
-			}
+	// A place is a path the call touches and how.
+	type place struct {
+		f        pathForms
+		access   Access
+		redirect bool // written by a shell redirection
+	}
+	places := make([]place, 0, len(e.paths)+len(e.writes))
+	for _, f := range e.paths {
+		places = append(places, place{f, e.req.Target.Access, false})
+	}
+	for _, f := range e.writes {
+		places = append(places, place{f, AccessWrite, true})
+	}
+	for _, pl := range places {
+		if pl.access != AccessWrite {
+			continue
+		}
+		if why := p.protectedReason(pl.f); why != "" {
+			return Decision{Behavior: Ask, Rule: "protected",
+				Message: fmt.Sprintf("writing %s%s always needs approval: %s", pl.f.given, byRedirect(pl.redirect), why)}, true
 		}
 	}
-	var outside []pathForms
-	for _, f := range e.paths {
-		if containingRoot(f.real, p.roots) == "" && p.pathAllowRule(e, f) == nil {
-			outside = append(outside, f)
+	var outside []place
+	for _, pl := range places {
+		if containingRoot(pl.f.real, p.roots) == "" && p.pathAllowRule(e, pl.f, pl.access) == nil {
+			outside = append(outside, pl)
 		}
 	}
 	if len(outside) == 0 {
 		return Decision{}, false
 	}
-	f := outside[0]
+	f := outside[0].f
 	where := f.real
 	if f.real != f.lit {
 		where = fmt.Sprintf("%s (really %s)", f.given, f.real)
 	}
 	var rules []string
 	for _, o := range outside {
-		rules = append(rules, pathRules(e.req.Target.Access, []string{o.real}, p.root0())...)
+		rules = append(rules, pathRules(o.access, []string{o.f.real}, p.root0())...)
 	}
 	return Decision{Behavior: Ask, Rule: "workspace",
-		Message:    fmt.Sprintf("%s is outside the workspace (%s)", where, p.rootList()),
+		Message:    fmt.Sprintf("%s%s is outside the workspace (%s)", where, byRedirect(outside[0].redirect), p.rootList()),
 		Suggestion: strings.Join(dedupe(rules), ", ")}, true
+}
+
+// byRedirect says, in a message about a path, that the shell writes it.
+func byRedirect(redirect bool) string {
+	if redirect {
+		return ", written by the command's redirection,"
+	}
+	return ""
 }
 
 // pathAllowRule returns the allow rule whose path specifier covers f's
 // resolved path, or nil. Only such a rule opens a path outside the
 // workspace: a bare name, `*` or a mode is not specific enough.
-func (p *Policy) pathAllowRule(e *evaluation, f pathForms) *compiledRule {
+func (p *Policy) pathAllowRule(e *evaluation, f pathForms, access Access) *compiledRule {
 	for i := range p.callow {
 		r := &p.callow[i]
-		if r.pathRule(e.req.Tool, e.req.Target.Access) && r.path.match(f.real, p.roots) {
+		if r.pathRule(e.req.Tool, access) && r.path.match(f.real, p.roots) {
 			return r
 		}
 	}
@@ -319,7 +362,7 @@ func (p *Policy) allowedBy(e *evaluation) string {
 			return p.callow[i].Raw
 		}
 	}
-	if e.parseErr {
+	if e.parseErr || e.blindWrite {
 		return ""
 	}
 	var used []string
@@ -343,7 +386,7 @@ func (p *Policy) allowedBy(e *evaluation) string {
 	}
 	for _, f := range e.paths {
 		items++
-		if !use(p.pathAllowRule(e, f)) {
+		if !use(p.pathAllowRule(e, f, e.req.Target.Access)) {
 			return ""
 		}
 	}
@@ -400,7 +443,7 @@ func (p *Policy) suggestUncovered(e *evaluation) []string {
 	}
 	var paths []string
 	for _, f := range e.paths {
-		if p.pathAllowRule(e, f) == nil {
+		if p.pathAllowRule(e, f, e.req.Target.Access) == nil {
 			paths = append(paths, f.real)
 		}
 	}

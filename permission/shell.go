@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -48,6 +49,18 @@ type analysis struct {
 	err error
 	// deny is the hard-deny reason, empty when the line is not catastrophic.
 	deny string
+	// writes are the files the shell itself opens for writing, the targets
+	// of `>`, `>>`, `&>` and the like, after quote removal. An allow rule
+	// for the command does not open paths its rule does not name: these go
+	// through the path rules and the workspace boundary like an Edit would.
+	writes []string
+	// blindWrite is set when a write target is only known when the line
+	// runs (`> $f`, or a relative name after a cd): no allow rule can
+	// cover it.
+	blindWrite bool
+	// changesDir is set when a part changes the directory, so relative
+	// write targets cannot be placed.
+	changesDir bool
 }
 
 // part is one simple command.
@@ -109,6 +122,13 @@ func analyze(cmd string, depth int) *analysis {
 	}
 	w := &walker{a: &analysis{}, depth: depth, pr: syntax.NewPrinter()}
 	syntax.Walk(f, w.visit)
+	if w.a.changesDir {
+		for _, t := range w.a.writes {
+			if !filepath.IsAbs(t) && t != "~" && !strings.HasPrefix(t, "~/") {
+				w.a.blindWrite = true
+			}
+		}
+	}
 	return w.a
 }
 
@@ -139,8 +159,18 @@ func (w *walker) visit(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.Stmt:
 		for _, r := range n.Redirs {
-			if writesTo(r.Op) && r.Word != nil && isDiskDevice(wordValue(r.Word)) {
-				w.denyFor("writing to the raw disk device " + wordValue(r.Word) + " destroys its file systems")
+			if r.Word == nil || !(writesTo(r.Op) || r.Op == syntax.DplOut && !isFD(wordValue(r.Word))) {
+				continue
+			}
+			target := wordValue(r.Word)
+			switch {
+			case isDiskDevice(target):
+				w.denyFor("writing to the raw disk device " + target + " destroys its file systems")
+			case harmlessTarget(target):
+			case strings.IndexByte(target, opaque) >= 0:
+				w.a.blindWrite = true
+			default:
+				w.a.writes = append(w.a.writes, target)
 			}
 		}
 	case *syntax.FuncDecl:
@@ -172,6 +202,9 @@ func (w *walker) call(c *syntax.CallExpr) {
 		w.denyFor(reason)
 	}
 	unwrapped, n := unwrap(vals)
+	if len(unwrapped) > 0 && changesDirectory[path.Base(unwrapped[0])] {
+		w.a.changesDir = true
+	}
 	if n > 0 {
 		p.extra = append(p.extra, strings.Join(src[n:], " "))
 	}
@@ -184,6 +217,9 @@ func (w *walker) call(c *syntax.CallExpr) {
 	if inner.deny != "" {
 		w.denyFor(inner.deny)
 	}
+	w.a.writes = append(w.a.writes, inner.writes...)
+	w.a.blindWrite = w.a.blindWrite || inner.blindWrite
+	w.a.changesDir = w.a.changesDir || inner.changesDir
 	if inner.err == nil && n == 0 {
 		// A plain `bash -c 'a; b'` is judged by its parts, which also
 		// carry the wrapper's text for deny rules such as Bash(bash:*).
@@ -286,6 +322,34 @@ func wordParts(b *strings.Builder, parts []syntax.WordPart) {
 			b.WriteByte(opaque)
 		}
 	}
+}
+
+// changesDirectory names the builtins after which a relative path means
+// something else than in the directory the line started in.
+var changesDirectory = map[string]bool{"cd": true, "pushd": true, "popd": true}
+
+// harmlessTarget reports whether writing to target touches no file: the
+// null device and the process's own streams.
+func harmlessTarget(target string) bool {
+	switch target {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
+		return true
+	}
+	return strings.HasPrefix(target, "/dev/fd/")
+}
+
+// isFD reports whether a `>&` target is a file descriptor (or `-`, close)
+// rather than a file name.
+func isFD(target string) bool {
+	if target == "-" {
+		return true
+	}
+	for i := 0; i < len(target); i++ {
+		if target[i] < '0' || target[i] > '9' {
+			return target[i] == '-' && i == len(target)-1 && i > 0
+		}
+	}
+	return target != ""
 }
 
 // writesTo reports whether a redirection opens its target for writing.
