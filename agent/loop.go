@@ -57,6 +57,7 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 	s.appendMessage(provider.Message{Role: provider.RoleUser, Blocks: blocks})
 
 	stopHookActive := false
+	continuations := 0
 	var last string
 	for turn := 1; ; turn++ {
 		if s.cfg.MaxTurns > 0 && turn > s.cfg.MaxTurns {
@@ -81,6 +82,12 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 		}
 		if len(res.calls) > 0 {
 			stopHookActive = false
+			continue
+		}
+		if res.cutOff && continuations < maxContinuations {
+			continuations++
+			s.cfg.Publish(Event{Kind: EventNotice, Turn: turn, Text: "The reply reached the output token limit; asking the model to continue."})
+			s.appendMessage(provider.Message{Role: provider.RoleUser, Blocks: []provider.Block{provider.TextBlock(continueText)}})
 			continue
 		}
 		// The model wants to stop. Stop hooks may keep it going once per
@@ -160,7 +167,19 @@ type turnResult struct {
 	message provider.Message
 	calls   []Call
 	err     error
+	// cutOff says the reply ended at the output token limit.
+	cutOff bool
 }
+
+// maxContinuations bounds how often one prompt asks the model to go on
+// after its reply was cut off at the output limit.
+const maxContinuations = 3
+
+// Messages for a reply cut off at the output token limit.
+const (
+	continueText   = "Your reply was cut off by the output token limit. Continue exactly where it stopped, without repeating what you already wrote."
+	cutOffCallNote = "(Your reply hit the output token limit, so the input of your last tool call may be cut off. Keep each call smaller, for example write a large file in several parts.)"
+)
 
 // turn streams one assistant message, running its tool calls as they
 // complete, then records the message and the paired results.
@@ -228,7 +247,7 @@ func (s *Session) streamTurn(ctx context.Context, turn int) (turnResult, bool) {
 		s.cfg.Publish(Event{Kind: EventAssistant, Turn: turn, Message: &resp.Message})
 	}
 	if len(calls) == 0 {
-		return turnResult{message: resp.Message}, false
+		return turnResult{message: resp.Message, cutOff: resp.StopReason == provider.StopMaxTokens}, false
 	}
 	// The model's turn is over: hand it to the OS before the tools run, so
 	// a process killed while they run still leaves the calls on disk.
@@ -248,6 +267,9 @@ func (s *Session) streamTurn(ctx context.Context, turn int) (turnResult, bool) {
 	}
 	if streamErr != nil {
 		blocks = append(blocks, provider.TextBlock(fmt.Sprintf("(The model stream broke after these calls: %v. Continue from here.)", streamErr)))
+	}
+	if resp.StopReason == provider.StopMaxTokens {
+		blocks = append(blocks, provider.TextBlock(cutOffCallNote))
 	}
 	blocks = append(blocks, s.drainNotifications()...)
 	s.appendMessage(provider.Message{Role: provider.RoleUser, Blocks: blocks})

@@ -202,6 +202,44 @@ func TestInterruptAbandonsACallThatIgnoresCancellation(t *testing.T) {
 	}
 }
 
+// A reply cut off at the output token limit is not the end of the work:
+// the model is asked to go on, a bounded number of times, and a cut-off
+// turn with tool calls tells the model why its input may be broken.
+func TestCutOffReplyContinues(t *testing.T) {
+	t.Parallel()
+	s, prov := newLoopSession(t, `{"turns":[
+		{"text":"The first half","stop_reason":"max_tokens"},
+		{"text":" and the rest.","stop_reason":"end_turn"}]}`)
+	out := s.Prompt(context.Background(), "write a long answer")
+	if out.StopReason != StopCompleted || out.Turns != 2 || out.Text != " and the rest." {
+		t.Fatalf("outcome %+v", out)
+	}
+	reqs := prov.Requests()
+	if len(reqs) != 2 || !strings.Contains(requestText(reqs[1]), "cut off by the output token limit") {
+		t.Fatalf("the second request must ask the model to continue: %d requests", len(reqs))
+	}
+
+	s2, _ := newLoopSession(t, `{"turns":[
+		{"text":"a","stop_reason":"max_tokens"},{"text":"b","stop_reason":"max_tokens"},
+		{"text":"c","stop_reason":"max_tokens"},{"text":"d","stop_reason":"max_tokens"},
+		{"text":"never"}]}`)
+	if out := s2.Prompt(context.Background(), "go"); out.Turns != maxContinuations+1 || out.Text != "d" {
+		t.Errorf("continuations must be bounded: %+v", out)
+	}
+}
+
+func TestCutOffToolTurnTellsTheModel(t *testing.T) {
+	t.Parallel()
+	s, prov := newLoopSession(t, `{"turns":[
+		{"tool_calls":[{"id":"r","name":"Echo","input":{"text":"x"}}],"stop_reason":"max_tokens"},
+		{"text":"ok"}]}`)
+	s.Prompt(context.Background(), "go")
+	reqs := prov.Requests()
+	if len(reqs) != 2 || !strings.Contains(requestText(reqs[1]), "hit the output token limit") {
+		t.Fatalf("the tool results must carry the cut-off note")
+	}
+}
+
 func TestSubagentRunsWithTheParentsRules(t *testing.T) {
 	t.Parallel()
 	s, _ := newLoopSession(t, `{"turns":[
