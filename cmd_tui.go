@@ -14,18 +14,35 @@ import (
 	"github.com/seed92b641c3/workbench/ui"
 )
 
-// runTUI is `workbench` without -p: the interactive workbench.
+// runTUI is `workbench` without -p: the interactive workbench. /resume ID
+// ends one program and starts the next on the session asked for.
 func runTUI(f *runFlags, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	for {
+		next, code := runTUISession(ctx, f, stdout, stderr)
+		if next == "" {
+			return code
+		}
+		f.resume, f.cont = next, false
+	}
+}
+
+// runTUISession runs one session in the TUI and closes it. It returns the
+// session to open next, when the person asked for one, and the exit code.
+// Settings are read again for each session, so grants given in one do not
+// leak into the next.
+func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (next string, code int) {
 	h, err := setup(&f.commonFlags)
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
-		return exitUsage
+		return "", exitUsage
 	}
 	bridge := ui.NewBridge()
 	as, err := openAgent(h, &f.modelFlags, sessionOptions{approver: bridge, asker: bridge, publish: bridge.Publish})
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
-		return exitUsage
+		return "", exitUsage
 	}
 	var history = as.agent.History()
 	app := ui.New(ui.Config{
@@ -41,22 +58,26 @@ func runTUI(f *runFlags, stdout, stderr io.Writer) int {
 	if as.shells != nil {
 		go bridge.WatchShells(as.shells)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
 	prog := tea.NewProgram(app, tea.WithContext(ctx), tea.WithOutput(stdout))
-	_, runErr := prog.Run()
+	final, runErr := prog.Run()
 	bridge.Close()
+	if m, ok := final.(*ui.Model); ok && runErr == nil {
+		next = m.SwitchTo()
+	}
 	reason := "exit"
-	if ctx.Err() != nil {
-		reason = "signal"
+	switch {
+	case ctx.Err() != nil:
+		reason, next = "signal", ""
+	case next != "":
+		reason = "resume"
 	}
 	as.close(reason)
 	if runErr != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", runErr)
-		return exitError
+		return "", exitError
 	}
 	fmt.Fprintf(stderr, "Session %s saved. Resume it with: workbench --resume %s\n", as.dir.ID, as.dir.ID)
-	return exitOK
+	return next, exitOK
 }
 
 // welcome is the first notice on screen: the project, the session, and

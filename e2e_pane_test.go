@@ -19,11 +19,18 @@ type tmuxRun struct {
 
 func startTmux(t *testing.T, dir string, w, h int, args ...string) *tmuxRun {
 	t.Helper()
+	return startTmuxWithState(t, dir, t.TempDir(), w, h, args...)
+}
+
+// startTmuxWithState is startTmux with the state directory given, to meet
+// sessions an earlier run left there.
+func startTmuxWithState(t *testing.T, dir, state string, w, h int, args ...string) *tmuxRun {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
 	r := &tmuxRun{t: t, socket: fmt.Sprintf("wb-e2e-%d", time.Now().UnixNano())}
-	state, config := t.TempDir(), t.TempDir()
+	config := t.TempDir()
 	cmd := fmt.Sprintf("cd %q && WORKBENCH_TEST_MAIN=1 XDG_STATE_HOME=%q XDG_CONFIG_HOME=%q %q %s",
 		dir, state, config, os.Args[0], strings.Join(args, " "))
 	out, err := exec.Command("tmux", "-L", r.socket, "new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmd).CombinedOutput()

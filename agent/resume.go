@@ -106,9 +106,14 @@ func repairHistory(h []provider.Message) []provider.Message {
 type SessionInfo struct {
 	ID       string
 	Modified time.Time
+	// FirstPrompt is what the person first asked, so they can tell the
+	// sessions apart.
+	FirstPrompt string
 }
 
-// ListSessions returns the sessions of a project directory, newest first.
+// ListSessions returns the sessions of a project directory that hold a
+// conversation, newest first. A session opened and left without a prompt
+// has nothing to go back to and is left out.
 func ListSessions(root, cwd string) []SessionInfo {
 	dirs, err := os.ReadDir(filepath.Join(root, "sessions"))
 	if err != nil {
@@ -121,10 +126,14 @@ func ListSessions(root, cwd string) []SessionInfo {
 		}
 		tp := filepath.Join(root, "sessions", d.Name(), "transcript.jsonl")
 		info, err := os.Stat(tp)
-		if err != nil || sessionCwd(tp) != cwd {
+		if err != nil {
 			continue
 		}
-		out = append(out, SessionInfo{ID: d.Name(), Modified: info.ModTime()})
+		dir, prompt := sessionHead(tp)
+		if dir != cwd || prompt == "" {
+			continue
+		}
+		out = append(out, SessionInfo{ID: d.Name(), Modified: info.ModTime(), FirstPrompt: prompt})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Modified.After(out[j].Modified) })
 	return out
@@ -140,27 +149,49 @@ func LatestSession(root, cwd string) (string, error) {
 	return list[0].ID, nil
 }
 
-// sessionCwd reads the project directory from a transcript's first entry.
-func sessionCwd(path string) string {
+// headEntries bounds how far sessionHead reads into a transcript for the
+// first prompt: it comes right after the session entry and a few notices.
+const headEntries = 50
+
+// sessionHead reads a transcript's project directory from its first entry
+// and the text of its first prompt.
+func sessionHead(path string) (cwd, prompt string) {
 	f, err := os.Open(path)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	if !sc.Scan() {
-		return ""
+	for n := 0; n < headEntries && sc.Scan(); n++ {
+		var e Entry
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			return cwd, ""
+		}
+		switch {
+		case n == 0 && e.Type != EntrySession:
+			return "", ""
+		case n == 0:
+			var v struct {
+				Cwd string `json:"cwd"`
+			}
+			json.Unmarshal(e.Data, &v)
+			cwd = v.Cwd
+		case e.Type == EntryMessage:
+			var m provider.Message
+			if json.Unmarshal(e.Data, &m) != nil || m.Role != provider.RoleUser {
+				continue
+			}
+			// The prompt is the last text block; notifications and hook
+			// context come before it.
+			for i := len(m.Blocks) - 1; i >= 0; i-- {
+				if m.Blocks[i].Type == provider.BlockText && m.Blocks[i].Text != "" {
+					return cwd, m.Blocks[i].Text
+				}
+			}
+		}
 	}
-	var e Entry
-	if json.Unmarshal(sc.Bytes(), &e) != nil || e.Type != EntrySession {
-		return ""
-	}
-	var v struct {
-		Cwd string `json:"cwd"`
-	}
-	json.Unmarshal(e.Data, &v)
-	return v.Cwd
+	return cwd, ""
 }
 
 // OpenExistingSession reopens a session directory for appending.

@@ -124,7 +124,16 @@ type Model struct {
 	zoom      bool
 	framing   bool
 	opened    map[string]bool // PTY sessions already shown
+
+	// switchTo is the session /resume asked for; the program then quits
+	// and main opens that session (SwitchTo).
+	switchTo string
 }
+
+// SwitchTo returns the id of the session the person asked to resume with
+// /resume ID, or "" when the program ended for another reason. Main closes
+// this session and opens that one in a new program.
+func (m *Model) SwitchTo() string { return m.switchTo }
 
 // New builds the app.
 func New(cfg Config) *Model {

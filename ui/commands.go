@@ -47,7 +47,11 @@ func (m *Model) command(text string) tea.Cmd {
 	case "/trace":
 		m.showPanel, m.panelSet = !m.showPanel, true
 	case "/resume":
-		m.conv.AddNotice(m.sessionList())
+		if arg == "" {
+			m.conv.AddNotice(m.sessionList())
+			return nil
+		}
+		return m.resumeSession(arg)
 	case "/tasks":
 		return m.taskCommand(arg)
 	case "/shell":
@@ -75,7 +79,7 @@ func (m *Model) sessionList() string {
 		if s.ID == m.cfg.SessionID {
 			continue
 		}
-		fmt.Fprintf(&b, "  %s  %s\n", s.ID, s.Modified.Format("2006-01-02 15:04"))
+		fmt.Fprintf(&b, "  %s  %s  %s\n", s.ID, s.Modified.Format("Jan 2 15:04"), promptPreview(s.FirstPrompt, 60))
 		if n++; n == 10 {
 			break
 		}
@@ -83,8 +87,49 @@ func (m *Model) sessionList() string {
 	if n == 0 {
 		b.WriteString("  (none)\n")
 	}
-	b.WriteString("Quit and start `workbench --resume ID`, or `workbench --continue` for the latest.")
+	b.WriteString("/resume ID switches to one (a unique beginning of the id is enough).")
 	return b.String()
+}
+
+// promptPreview is the first line of a prompt, cut to at most n runes.
+func promptPreview(p string, n int) string {
+	p, _, _ = strings.Cut(strings.TrimSpace(p), "\n")
+	if r := []rune(p); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return p
+}
+
+// resumeSession ends this program so main can open the earlier session
+// named by id, or a unique prefix of it, in its place.
+func (m *Model) resumeSession(id string) tea.Cmd {
+	if m.running {
+		m.say("Interrupt the agent first (Esc), then /resume.")
+		return nil
+	}
+	var found []string
+	for _, s := range agent.ListSessions(agent.StateRoot(), m.cfg.ProjectDir) {
+		if s.ID == id {
+			found = []string{s.ID}
+			break
+		}
+		if strings.HasPrefix(s.ID, id) {
+			found = append(found, s.ID)
+		}
+	}
+	switch {
+	case len(found) == 0:
+		m.say("No earlier session " + id + " in this project; /resume lists them.")
+		return nil
+	case len(found) > 1:
+		m.say(fmt.Sprintf("%q matches %d sessions; give more of the id.", id, len(found)))
+		return nil
+	case found[0] == m.cfg.SessionID:
+		m.say("That is this session.")
+		return nil
+	}
+	m.switchTo = found[0]
+	return m.quit()
 }
 
 // resultOf rebuilds a tool result from a resumed transcript's block.
