@@ -260,8 +260,35 @@ func TestSubagentRunsWithTheParentsRules(t *testing.T) {
 		t.Fatalf("outcome %+v", out)
 	}
 	joined := strings.Join(results, "\n")
-	if !strings.Contains(joined, "c:Permission denied") || !strings.Contains(joined, "a:child: the command was denied") {
-		t.Errorf("results %s", joined)
+	if !strings.Contains(joined, "a/c:Permission denied") || !strings.Contains(joined, "a:child: the command was denied") {
+		t.Errorf("the child's call must be shown under the Agent call: results %s", joined)
+	}
+}
+
+// The stages of a subagent's calls are recorded under the Agent call, so
+// the audit trail and the pipeline panel say whose calls they were.
+func TestSubagentStagesAreNestedUnderTheAgentCall(t *testing.T) {
+	t.Parallel()
+	s, _ := newLoopSession(t, `{"turns":[
+	  {"tool_calls":[{"id":"a","name":"Agent","input":{"description":"look","prompt":"echo","subagent_type":"general-purpose"}}]},
+	  {"tool_calls":[{"id":"e","name":"Echo","input":{"text":"x"}}]},
+	  {"text":"child done"},
+	  {"text":"parent done"}]}`)
+	s.cfg.Pipeline.Tools.Add(s.AgentTool(DefaultAgents()))
+	var mu sync.Mutex
+	ids := map[string]bool{}
+	s.cfg.Pipeline.Observe = func(ev StageEvent) {
+		mu.Lock()
+		ids[ev.CallID] = true
+		mu.Unlock()
+	}
+	if out := s.Prompt(context.Background(), "delegate"); out.Text != "parent done" {
+		t.Fatalf("outcome %+v", out)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !ids["a"] || !ids["a/e"] || ids["e"] {
+		t.Errorf("stage events by call id: %v; want the child's call as a/e", ids)
 	}
 }
 

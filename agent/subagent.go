@@ -119,11 +119,31 @@ func (s *Session) runChild(ctx context.Context, d AgentDef, v agentInput, callID
 	cfg.Notifier = nil   // background news goes to the parent
 	cfg.System = s.cfg.System + "\n<subagent>\nYou are a subagent (" + d.Name + ") started by another agent for one task. " +
 		"Do it and end with a short report of what you found or did; that report is all the other agent will see.\n" + d.Instructions + "\n</subagent>\n"
+	// The child's calls are shown and recorded under the Agent call that
+	// started them: their ids get its id in front ("agent/child"), the way
+	// ExecuteExtraTool's target is nested, so the pipeline panel indents
+	// them and the transcript says whose calls they were. The child's own
+	// history keeps the model's ids, which its results must pair with.
+	nest := func(id string) string { return callID + "/" + id }
+	if observe := parent.Observe; observe != nil {
+		child.Observe = func(ev StageEvent) {
+			ev.CallID = nest(ev.CallID)
+			observe(ev)
+		}
+	}
 	parentPublish := s.cfg.Publish
 	cfg.Publish = func(ev Event) {
 		// Only the child's tool activity reaches the person's view; its
 		// text is summarised by the final report.
-		if ev.Kind == EventToolUse || ev.Kind == EventToolResult || ev.Kind == EventStage {
+		switch ev.Kind {
+		case EventToolUse, EventToolResult:
+			if ev.Call != nil {
+				c := *ev.Call
+				c.ID = nest(c.ID)
+				ev.Call = &c
+			}
+			parentPublish(ev)
+		case EventStage:
 			parentPublish(ev)
 		}
 	}

@@ -84,6 +84,19 @@ func (v *View) AddThinking(delta string) {
 // short form of its input chosen by the tool's renderer. A second call with
 // an id already shown updates that call's input instead.
 func (v *View) AddToolUse(id, name string, input json.RawMessage) {
+	if c, ok := v.children[id]; ok {
+		c.item.input = input
+		v.changed(c.entry)
+		return
+	}
+	if i, ok := v.parentEntry(id); ok {
+		child := &toolItem{id: id, name: name, input: input, r: rendererFor(name)}
+		parent := v.entries[i].item.(*toolItem)
+		parent.children = append(parent.children, child)
+		v.children[id] = childRef{entry: i, item: child}
+		v.changed(i)
+		return
+	}
 	if i, ok := v.toolIdx[id]; ok && id != "" {
 		t := v.entries[i].item.(*toolItem)
 		t.input = input
@@ -103,6 +116,11 @@ func (v *View) AddToolUse(id, name string, input json.RawMessage) {
 // a few lines. A spilled result also shows its size, its line count and the
 // spill file's path. It reports false when no call has that id.
 func (v *View) SetToolResult(id string, res tools.Result, dur time.Duration) bool {
+	if c, ok := v.children[id]; ok {
+		c.item.setResult(res, dur)
+		v.changed(c.entry)
+		return true
+	}
 	i, ok := v.toolIdx[id]
 	if !ok {
 		return false
@@ -116,11 +134,10 @@ func (v *View) SetToolResult(id string, res tools.Result, dur time.Duration) boo
 // or, with waiting false, as running again. It reports whether the call's
 // line changed.
 func (v *View) SetToolWaiting(id string, waiting bool) bool {
-	i, ok := v.toolIdx[id]
+	i, t, ok := v.toolOrChild(id)
 	if !ok {
 		return false
 	}
-	t := v.entries[i].item.(*toolItem)
 	if t.state == toolOK || t.state == toolFailed {
 		return false
 	}
@@ -181,4 +198,38 @@ func (v *View) closeThinking() {
 	v.entries[v.think].item.(*thinkingItem).done = true
 	v.changed(v.think)
 	v.think = -1
+}
+
+// childRef places a child call: the entry of the call it is drawn in, and
+// its own item.
+type childRef struct {
+	entry int
+	item  *toolItem
+}
+
+// parentEntry finds the entry a call id belongs under: the call whose id,
+// or whose child's id, is everything before the id's last "/".
+func (v *View) parentEntry(id string) (int, bool) {
+	k := strings.LastIndexByte(id, '/')
+	if k <= 0 {
+		return 0, false
+	}
+	parent := id[:k]
+	if c, ok := v.children[parent]; ok {
+		return c.entry, true // a child's child is drawn in the same entry
+	}
+	i, ok := v.toolIdx[parent]
+	return i, ok
+}
+
+// toolOrChild finds a call's item and the entry it is drawn in.
+func (v *View) toolOrChild(id string) (int, *toolItem, bool) {
+	if c, ok := v.children[id]; ok {
+		return c.entry, c.item, true
+	}
+	i, ok := v.toolIdx[id]
+	if !ok {
+		return 0, nil, false
+	}
+	return i, v.entries[i].item.(*toolItem), true
 }

@@ -31,7 +31,7 @@ func (v *View) Apply(ev agent.Event) bool {
 		if ev.Call == nil || ev.Result == nil {
 			return false
 		}
-		if _, ok := v.toolIdx[ev.Call.ID]; !ok {
+		if _, _, ok := v.toolOrChild(ev.Call.ID); !ok {
 			v.AddToolUse(ev.Call.ID, ev.Call.Name, ev.Call.Input)
 		}
 		dur := v.durations[ev.Call.ID]
@@ -68,11 +68,11 @@ func (v *View) applyStage(st agent.StageEvent) bool {
 	case st.Stage == agent.StagePermission && st.Outcome != agent.OutcomeAllow:
 		return v.SetToolWaiting(st.CallID, false)
 	case st.Outcome == agent.OutcomeRewrite && len(st.Input) > 0:
-		i, ok := v.toolIdx[st.CallID]
+		i, t, ok := v.toolOrChild(st.CallID)
 		if !ok {
 			return false
 		}
-		v.entries[i].item.(*toolItem).input = st.Input
+		t.input = st.Input
 		v.changed(i)
 		return true
 	case st.Stage == agent.StageCall && st.Outcome != agent.OutcomeStart:

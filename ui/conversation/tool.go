@@ -38,7 +38,14 @@ type toolItem struct {
 	dur      time.Duration
 	expanded bool
 	output   []string // sanitized output lines, computed once per result
+	// children are calls made on this call's behalf (a subagent's), drawn
+	// as one line each under the header.
+	children []*toolItem
 }
+
+// collapsedChildren is how many child calls a collapsed entry lists: the
+// latest ones, which say what the subagent is doing now.
+const collapsedChildren = 5
 
 func (t *toolItem) toggle() { t.expanded = !t.expanded }
 
@@ -65,6 +72,7 @@ func (t *toolItem) hiddenLines() int {
 
 func (t *toolItem) render(rc *renderCtx) []string {
 	lines := []string{t.header(rc)}
+	lines = t.renderChildren(lines, rc)
 	if t.state != toolOK && t.state != toolFailed {
 		return lines
 	}
@@ -110,6 +118,27 @@ func (t *toolItem) render(rc *renderCtx) []string {
 
 // header is the call's one line: status, tool, a short form of its input,
 // and how long it took.
+// renderChildren lists the child calls under the header, one line each:
+// the latest few when collapsed, all of them when expanded.
+func (t *toolItem) renderChildren(lines []string, rc *renderCtx) []string {
+	shown := t.children
+	if !t.expanded && len(shown) > collapsedChildren {
+		hidden := len(shown) - collapsedChildren
+		shown = shown[hidden:]
+		hint := "⎿ … " + plural(hidden, "earlier call")
+		if rc.hints.Expand != "" {
+			hint += fmt.Sprintf(" (%s to expand)", rc.hints.Expand)
+		}
+		lines = append(lines, theme.Dim.Render(clip(indent+hint, rc.width)))
+	}
+	inner := *rc
+	inner.width, inner.selected = max(rc.width-len(indent)-2, 1), false
+	for _, c := range shown {
+		lines = append(lines, theme.Dim.Render(indent+"⎿ ")+c.header(&inner))
+	}
+	return lines
+}
+
 func (t *toolItem) header(rc *renderCtx) string {
 	sym, symStyle := theme.SymbolRunning, theme.ToolName
 	switch t.state {

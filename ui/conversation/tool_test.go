@@ -199,3 +199,35 @@ func TestFormats(t *testing.T) {
 		}
 	}
 }
+
+// A subagent's calls (ids under the Agent call's id) are drawn inside the
+// Agent call, one line each, the latest few while collapsed; they are not
+// entries of their own that would push the Agent's report out of view.
+func TestChildCallsAreDrawnInsideTheirParent(t *testing.T) {
+	t.Parallel()
+	v := newView(70, 30)
+	v.AddToolUse("a", "Agent", json.RawMessage(`{"description":"survey the tree","prompt":"p"}`))
+	for i := range 7 {
+		id := "a/c" + string(rune('0'+i))
+		v.AddToolUse(id, "Read", json.RawMessage(`{"file_path":"f`+string(rune('0'+i))+`.go"}`))
+		v.SetToolResult(id, tools.Result{Text: "x"}, time.Millisecond)
+	}
+	v.AddToolUse("a/c6/deep", "Grep", json.RawMessage(`{"pattern":"TODO"}`)) // a subagent's subagent
+	v.SetToolResult("a", tools.Result{Text: "Report: seven files read."}, time.Second)
+	s := screen(t, v)
+	for _, want := range []string{"✓ Agent(survey the tree)", "⎿ ✓ Read(f6.go)", "⎿ ● Grep(TODO)", "… 3 earlier calls", "│ Report: seven files read."} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "Read(f0.go)") || strings.Count(s, "✓ Read") != 4 {
+		t.Errorf("collapsed, only the latest five child calls are listed:\n%s", s)
+	}
+	if len(v.selectable) != 1 {
+		t.Errorf("child calls must not be entries of their own: %d selectable", len(v.selectable))
+	}
+	v.ToggleExpand()
+	if s := screen(t, v); !strings.Contains(s, "Read(f0.go)") {
+		t.Errorf("expanded, every child call is listed:\n%s", s)
+	}
+}

@@ -53,9 +53,13 @@ type View struct {
 	sel        int   // the selected entry, or -1
 	selectable []int // entries that can be selected, in order
 
-	toolIdx   map[string]int // tool call id -> entry
-	stream    int            // the reply being streamed, or -1
-	think     int            // the thinking being streamed, or -1
+	toolIdx map[string]int // tool call id -> entry
+	// children are the calls made on behalf of a call, such as a
+	// subagent's: ids with the parent's id and a "/" in front. They are
+	// drawn inside the parent's entry, not as entries of their own.
+	children  map[string]childRef
+	stream    int // the reply being streamed, or -1
+	think     int // the thinking being streamed, or -1
 	durations map[string]time.Duration
 	streamed  bool // a reply was streamed since the last finished message
 }
@@ -72,6 +76,7 @@ func (v *View) reset() {
 	v.top, v.follow = pos{}, true
 	v.sel, v.selectable = -1, nil
 	v.toolIdx = map[string]int{}
+	v.children = map[string]childRef{}
 	v.durations = map[string]time.Duration{}
 	v.stream, v.think, v.streamed = -1, -1, false
 }
