@@ -22,6 +22,10 @@ type ApprovalRequest struct {
 	Target permission.Target
 	// ReadOnly tells the dialog whether the call can change anything.
 	ReadOnly bool
+	// Agent names the subagent whose call this is ("explore: find the
+	// parser"), "" for the person's own agent, so the person knows who
+	// asks.
+	Agent string
 }
 
 // ApprovalReply is the answer to an ApprovalRequest.

@@ -265,6 +265,27 @@ func TestSubagentRunsWithTheParentsRules(t *testing.T) {
 	}
 }
 
+// A subagent's ask reaches the person's approver saying which subagent
+// asks, under the Agent call's id.
+func TestSubagentAskSaysWhoAsks(t *testing.T) {
+	t.Parallel()
+	s, _ := newLoopSession(t, `{"turns":[
+	  {"tool_calls":[{"id":"a","name":"Agent","input":{"description":"tidy up","prompt":"run it","subagent_type":"general-purpose"}}]},
+	  {"tool_calls":[{"id":"c","name":"Sh","input":{"command":"make clean"}}]},
+	  {"text":"child done"},
+	  {"text":"parent done"}]}`)
+	s.cfg.Pipeline.Tools.Add(s.AgentTool(DefaultAgents()))
+	var asked []ApprovalRequest
+	s.cfg.Pipeline.Approver = ApproverFunc(func(_ context.Context, req ApprovalRequest) ApprovalReply {
+		asked = append(asked, req)
+		return ApprovalReply{Approved: true, By: "person"}
+	})
+	s.Prompt(context.Background(), "delegate")
+	if len(asked) != 1 || asked[0].Agent != "general-purpose: tidy up" || asked[0].CallID != "a/c" {
+		t.Fatalf("asks: %+v", asked)
+	}
+}
+
 // The stages of a subagent's calls are recorded under the Agent call, so
 // the audit trail and the pipeline panel say whose calls they were.
 func TestSubagentStagesAreNestedUnderTheAgentCall(t *testing.T) {

@@ -125,6 +125,7 @@ func (s *Session) runChild(ctx context.Context, d AgentDef, v agentInput, callID
 	// them and the transcript says whose calls they were. The child's own
 	// history keeps the model's ids, which its results must pair with.
 	nest := func(id string) string { return callID + "/" + id }
+	child.Approver = subagentApprover{inner: parent.Approver, agent: d.Name + ": " + v.Description, callID: callID}
 	if observe := parent.Observe; observe != nil {
 		child.Observe = func(ev StageEvent) {
 			ev.CallID = nest(ev.CallID)
@@ -172,4 +173,27 @@ func (s *Session) runChild(ctx context.Context, d AgentDef, v agentInput, callID
 		}
 		return tools.Error(msg + "\nIts last words:\n" + text), nil
 	}
+}
+
+// subagentApprover passes a subagent's asks on to the parent's approver,
+// saying which subagent asks and placing the call under the Agent call.
+type subagentApprover struct {
+	inner  Approver
+	agent  string
+	callID string
+}
+
+// Approve implements Approver.
+func (a subagentApprover) Approve(ctx context.Context, req ApprovalRequest) ApprovalReply {
+	req.CallID = a.callID + "/" + req.CallID
+	if req.Agent == "" {
+		req.Agent = a.agent
+	} else {
+		req.Agent = a.agent + " › " + req.Agent
+	}
+	inner := a.inner
+	if inner == nil {
+		inner = Headless{}
+	}
+	return inner.Approve(ctx, req)
 }

@@ -366,3 +366,17 @@ func TestControlCharactersAreShownNotObeyed(t *testing.T) {
 		}
 	}
 }
+
+// A subagent's call says which subagent asks, under the title.
+func TestDialogNamesTheSubagentThatAsks(t *testing.T) {
+	t.Parallel()
+	req := bash("make clean")
+	req.Agent = "general-purpose: tidy up"
+	lines := strings.Split(ready(t, req, Options{}).View(80, 24), "\n")
+	if len(lines) < 3 || !strings.Contains(lines[1], "wants to run a command") || !strings.Contains(lines[2], "Asked by the subagent general-purpose: tidy up") {
+		t.Fatalf("dialog:\n%s", strings.Join(lines, "\n"))
+	}
+	if s := ready(t, bash("make clean"), Options{}).View(80, 24); strings.Contains(s, "subagent") {
+		t.Errorf("the person's own agent needs no such line:\n%s", s)
+	}
+}

@@ -117,7 +117,11 @@ func frame(lines []string, w, rows int) string {
 
 // header is the title line, with the queue position at the right.
 func (d *Dialog) header(w int) []string {
-	return []string{titleLine(d.title, d.place, d.total, w)}
+	lines := []string{titleLine(d.title, d.place, d.total, w)}
+	if d.req.Agent != "" {
+		lines = append(lines, theme.Warn.Render(truncate(visible("Asked by the subagent "+d.req.Agent), w)))
+	}
+	return lines
 }
 
 func titleLine(title string, place, total, w int) string {
