@@ -105,8 +105,8 @@ func describeRule(r string) string {
 		return "the workspace boundary (the path is outside the project)"
 	case r == "protected":
 		return "the protected-path check (git internals and settings files always ask)"
-	case r == "redirect":
-		return "the redirection check (a file named only when the command runs)"
+	case r == "unknown-target":
+		return "the target check (a file named only when the command runs)"
 	case r == "hard-deny":
 		return "the hard-deny list, which holds in every mode"
 	case strings.HasPrefix(r, "hook:"):

@@ -37,9 +37,12 @@ type evaluation struct {
 	// programs are the first words of every spelling of every command
 	// part, to pass over rules about other programs.
 	programs []string
-	// writes are the files the commands' redirections write, resolved;
-	// blindWrite says one of them cannot be known before the line runs.
+	// writes are the files the commands write that the policy can see
+	// (redirections, the files named to rm, cp, tee...), resolved, with
+	// what writes them; blindWrite says one cannot be known before the line
+	// runs.
 	writes     []pathForms
+	writers    []string
 	blindWrite bool
 }
 
@@ -100,8 +103,9 @@ func (p *Policy) prepare(e *evaluation, req Request) {
 	}
 	for _, a := range e.cmds {
 		e.blindWrite = e.blindWrite || a.blindWrite
-		for _, s := range a.writes {
-			e.writes = append(e.writes, resolveForms(s, base(), p.home))
+		for _, w := range a.writes {
+			e.writes = append(e.writes, resolveForms(w.path, base(), p.home))
+			e.writers = append(e.writers, w.by)
 		}
 	}
 }
@@ -167,7 +171,7 @@ func (p *Policy) decide(e *evaluation) Decision {
 	}
 	if e.blindWrite {
 		// No rule could cover it, so none is suggested.
-		return Decision{Behavior: Ask, Rule: "redirect",
+		return Decision{Behavior: Ask, Rule: "unknown-target",
 			Message: describe(e) + " writes to a file whose name is only known when it runs (a variable, or a relative name after cd), so no rule can allow it in advance"}
 	}
 	if d.Suggestion == "" {
@@ -279,16 +283,20 @@ func (p *Policy) firstMatch(rules []compiledRule, e *evaluation) *compiledRule {
 func (p *Policy) boundary(e *evaluation) (Decision, bool) {
 	// A place is a path the call touches and how.
 	type place struct {
-		f        pathForms
-		access   Access
-		redirect bool // written by a shell redirection
+		f      pathForms
+		access Access
+		by     string // what in a command line writes it, for messages
 	}
 	places := make([]place, 0, len(e.paths)+len(e.writes))
 	for _, f := range e.paths {
-		places = append(places, place{f, e.req.Target.Access, false})
+		places = append(places, place{f, e.req.Target.Access, ""})
 	}
-	for _, f := range e.writes {
-		places = append(places, place{f, AccessWrite, true})
+	for i, f := range e.writes {
+		by := "the command's redirection"
+		if e.writers[i] != "" {
+			by = e.writers[i]
+		}
+		places = append(places, place{f, AccessWrite, by})
 	}
 	for _, pl := range places {
 		if pl.access != AccessWrite {
@@ -296,7 +304,7 @@ func (p *Policy) boundary(e *evaluation) (Decision, bool) {
 		}
 		if why := p.protectedReason(pl.f); why != "" {
 			return Decision{Behavior: Ask, Rule: "protected",
-				Message: fmt.Sprintf("writing %s%s always needs approval: %s", pl.f.given, byRedirect(pl.redirect), why)}, true
+				Message: fmt.Sprintf("writing %s%s always needs approval: %s", pl.f.given, writtenBy(pl.by), why)}, true
 		}
 	}
 	var outside []place
@@ -318,16 +326,17 @@ func (p *Policy) boundary(e *evaluation) (Decision, bool) {
 		rules = append(rules, pathRules(o.access, []string{o.f.real}, p.root0())...)
 	}
 	return Decision{Behavior: Ask, Rule: "workspace",
-		Message:    fmt.Sprintf("%s%s is outside the workspace (%s)", where, byRedirect(outside[0].redirect), p.rootList()),
+		Message:    fmt.Sprintf("%s%s is outside the workspace (%s)", where, writtenBy(outside[0].by), p.rootList()),
 		Suggestion: strings.Join(dedupe(rules), ", ")}, true
 }
 
-// byRedirect says, in a message about a path, that the shell writes it.
-func byRedirect(redirect bool) string {
-	if redirect {
-		return ", written by the command's redirection,"
+// writtenBy says, in a message about a path, what in a command line
+// writes it.
+func writtenBy(by string) string {
+	if by == "" {
+		return ""
 	}
-	return ""
+	return ", written by " + by + ","
 }
 
 // pathAllowRule returns the allow rule whose path specifier covers f's

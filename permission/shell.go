@@ -49,18 +49,25 @@ type analysis struct {
 	err error
 	// deny is the hard-deny reason, empty when the line is not catastrophic.
 	deny string
-	// writes are the files the shell itself opens for writing, the targets
-	// of `>`, `>>`, `&>` and the like, after quote removal. An allow rule
-	// for the command does not open paths its rule does not name: these go
-	// through the path rules and the workspace boundary like an Edit would.
-	writes []string
-	// blindWrite is set when a write target is only known when the line
-	// runs (`> $f`, or a relative name after a cd): no allow rule can
-	// cover it.
+	// writes are the files the line writes that the policy can see: the
+	// targets of `>`, `>>`, `&>` and the like, and the files named to
+	// programs such as rm, cp or tee (argwrites.go). An allow rule for a
+	// command does not open paths it does not name: these go through the
+	// path rules and the workspace boundary like an Edit's.
+	writes []write
+	// blindWrite is set when a written file is only known when the line
+	// runs (`> $f`, `rm "$dir"`, or a relative name after a cd): no allow
+	// rule can cover it.
 	blindWrite bool
 	// changesDir is set when a part changes the directory, so relative
 	// write targets cannot be placed.
 	changesDir bool
+}
+
+// write is a file a command line writes, as written in it, and what writes
+// it: "" for a redirection, or the program.
+type write struct {
+	path, by string
 }
 
 // part is one simple command.
@@ -124,7 +131,7 @@ func analyze(cmd string, depth int) *analysis {
 	syntax.Walk(f, w.visit)
 	if w.a.changesDir {
 		for _, t := range w.a.writes {
-			if !filepath.IsAbs(t) && t != "~" && !strings.HasPrefix(t, "~/") {
+			if !filepath.IsAbs(t.path) && t.path != "~" && !strings.HasPrefix(t.path, "~/") {
 				w.a.blindWrite = true
 			}
 		}
@@ -170,7 +177,7 @@ func (w *walker) visit(n syntax.Node) bool {
 			case strings.IndexByte(target, opaque) >= 0:
 				w.a.blindWrite = true
 			default:
-				w.a.writes = append(w.a.writes, target)
+				w.a.writes = append(w.a.writes, write{path: target})
 			}
 		}
 	case *syntax.FuncDecl:
@@ -205,6 +212,11 @@ func (w *walker) call(c *syntax.CallExpr) {
 	if len(unwrapped) > 0 && changesDirectory[path.Base(unwrapped[0])] {
 		w.a.changesDir = true
 	}
+	files, blind := argWrites(unwrapped)
+	for _, f := range files {
+		w.a.writes = append(w.a.writes, write{path: f, by: path.Base(unwrapped[0])})
+	}
+	w.a.blindWrite = w.a.blindWrite || blind
 	if n > 0 {
 		p.extra = append(p.extra, strings.Join(src[n:], " "))
 	}

@@ -64,8 +64,8 @@ func alwaysAsks(rule string) string {
 	switch {
 	case rule == "protected":
 		return "Git internals and settings files ask every time"
-	case rule == "redirect":
-		return "A redirection to a file named only when the command runs asks every time"
+	case rule == "unknown-target":
+		return "A command writing a file named only when it runs asks every time"
 	case strings.HasPrefix(rule, "hook:"):
 		return "Hook " + strings.TrimPrefix(rule, "hook:") + " asks every time"
 	case rule == "" || rule == "tool" || rule == "workspace" || rule == "plan" || strings.HasPrefix(rule, "mode:"):
