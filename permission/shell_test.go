@@ -62,9 +62,15 @@ func FuzzSplitCommand(f *testing.F) {
 		"echo \"", "f() { g; }", "sudo -u root env A=1 rm -rf ~", "dd if=/dev/zero of=/dev/sda"} {
 		f.Add(s)
 	}
+	p := NewPolicy([]string{f.TempDir()})
+	p.AddRules(Allow, "fuzz", "Bash(rm:*)", "Bash(echo:*)", "Edit(./src/**)")
+	p.AddRules(Deny, "fuzz", "Bash(curl:*)", "Edit(./secrets/**)")
 	f.Fuzz(func(t *testing.T, s string) {
 		_, _ = SplitCommand(s)
 		_, _ = HardDeny(s)
 		_ = SessionRules("Bash", Target{Commands: []string{s}}, "/")
+		if d := p.Evaluate(bash(s)); d.Rule == "" || d.Message == "" {
+			t.Fatalf("%q: a decision must name what decided and why: %+v", s, d)
+		}
 	})
 }
