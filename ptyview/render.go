@@ -93,15 +93,12 @@ func (r *renderer) render(g grid, w, h int, showCursor bool) string {
 // renderRow appends r.row drawn into w columns and returns the column the
 // cursor was drawn at, or -1.
 //
-// vt10x gives every character one cell, while a wide character takes two
-// columns on the host terminal and a combining mark none. Drawn as they
-// are, text printed in one go (a shell's output, ls columns, a log) lands
-// exactly where a real terminal puts it, since the program counted the
-// same widths; the row's trailing blanks absorb the difference. Text a
-// full-screen program positioned after wide characters on the same row
-// appears shifted by the difference: only an emulator that knows wide
-// characters can place it (see the report on tasks/pty). A row is never
-// longer than w.
+// A wide character takes two columns and two cells: its own and the
+// continuation after it (pty.Cell.Cont), for which nothing is drawn. A
+// continuation whose character a program overwrote, and a wide character
+// whose continuation it overwrote, are drawn as blanks, as a terminal does;
+// a combining mark joins the character before it. A row is never longer
+// than w.
 func (r *renderer) renderRow(w, cursor int) int {
 	start := len(r.buf)
 	row := r.row
@@ -121,6 +118,17 @@ func (r *renderer) renderRow(w, cursor int) int {
 		if ch >= utf8.RuneSelf {
 			wide = true
 			gw = r.width(ch)
+		}
+		// Width, from the emulator's side, says which cells pair up; gw is
+		// what the host terminal will take, which decides the drawing.
+		if cell.Cont && c > 0 && row[c-1].Width == 2 && !row[c-1].Cont {
+			if c == cursor {
+				drawn = max(out-2, 0) // on a wide character's second half
+			}
+			continue // drawn with the character before
+		}
+		if cell.Width == 2 && (c+1 >= len(row) || !row[c+1].Cont) {
+			ch, gw = ' ', 1 // a program overwrote the other half
 		}
 		switch {
 		case gw == 0:

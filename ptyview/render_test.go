@@ -1,6 +1,7 @@
 package ptyview
 
 import (
+	"github.com/mattn/go-runewidth"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -33,16 +34,29 @@ func (g *fakeGrid) Cursor() (int, int, bool)         { return g.crow, g.ccol, g.
 func (g *fakeGrid) at(r, c int) *pty.Cell            { return &g.cells[r*g.cols+c] }
 func (g *fakeGrid) put(r, c int, s string, st style) { g.putN(r, c, s, st) }
 
+// putN writes s from column c as the emulator holds it: one cell a
+// character, and a continuation cell after a wide one.
 func (g *fakeGrid) putN(r, c int, s string, st style) int {
 	for _, ch := range s {
 		if c >= g.cols {
 			break
 		}
-		*g.at(r, c) = pty.Cell{Rune: ch, FG: st.fg, BG: st.bg, Attr: st.attr, Width: 1}
+		w := uint8(1)
+		if ch >= 0xa0 {
+			w = uint8(emulatorWidths.RuneWidth(ch))
+		}
+		*g.at(r, c) = pty.Cell{Rune: ch, FG: st.fg, BG: st.bg, Attr: st.attr, Width: w}
 		c++
+		if w == 2 && c < g.cols {
+			*g.at(r, c) = pty.Cell{Rune: ' ', FG: st.fg, BG: st.bg, Attr: st.attr, Cont: true}
+			c++
+		}
 	}
 	return c
 }
+
+// emulatorWidths measures characters as the pty package does.
+var emulatorWidths = &runewidth.Condition{EastAsianWidth: false}
 
 func render(g grid, w, h int, cursor bool) string {
 	var r renderer
@@ -151,19 +165,21 @@ func TestRenderWideCharactersNeverMisalign(t *testing.T) {
 		{"columns padded with spaces stay aligned",
 			func(g *fakeGrid) { g.put(0, 0, "日  foo   x", plainStyle) },
 			[]string{"日  foo   x"}},
-		// Known limit of vt10x: text positioned after wide characters on
-		// the same row is shifted by their extra width, but never past the
-		// pane's edge.
-		{"a column positioned after wide text is shifted, not overflowing",
+		// A program placing text by column after wide characters finds it
+		// where a terminal puts it: each wide character has its two cells.
+		{"a column positioned after wide text is where the program put it",
 			func(g *fakeGrid) { g.put(0, 0, "日本.txt", plainStyle); g.put(0, 15, "1,1", plainStyle) },
-			[]string{"日本.txt" + strings.Repeat(" ", 15-6) + "1,1"}},
-		{"a positioned column at the edge is cut",
-			func(g *fakeGrid) { g.put(0, 0, "日本.txt", plainStyle); g.put(0, 17, "1,1", plainStyle) },
-			[]string{"日本.txt" + strings.Repeat(" ", 11) + "1"}},
-		{"a full row of wide characters is cut at the pane's edge",
+			[]string{"日本.txt" + strings.Repeat(" ", 15-8) + "1,1"}},
+		{"a wide character overwritten in its second half is a blank",
+			func(g *fakeGrid) { g.put(0, 0, "日本", plainStyle); g.put(0, 1, "x", plainStyle) },
+			[]string{" x本"}},
+		{"a wide character overwritten in its first half leaves a blank",
+			func(g *fakeGrid) { g.put(0, 0, "日本", plainStyle); g.put(0, 2, "y", plainStyle) },
+			[]string{"日y"}},
+		{"a full row of wide characters fills the pane",
 			func(g *fakeGrid) { g.put(0, 0, strings.Repeat("日", 20), plainStyle) },
 			[]string{strings.Repeat("日", 10)}},
-		{"a wide character that does not fit in the last column is a blank",
+		{"a wide character without room for its second half is a blank",
 			func(g *fakeGrid) { g.put(0, 0, strings.Repeat("x", 19)+"日", plainStyle) },
 			[]string{strings.Repeat("x", 19)}},
 		{"a combining mark joins its character",

@@ -249,15 +249,16 @@ func (t *Task) run() {
 	t.notified = t.notified || notify
 	snap := t.snapshotLocked()
 	t.lastLine = last
-	suppressed := t.suppressed
-	t.mu.Unlock()
-
-	// The notification is queued before done is closed, so whoever waited
-	// for the end finds it; subscribers hear of the end first.
+	// The notification is queued before the lock lets anyone see the task
+	// ended, so no one finds it finished with its news not yet pending (a
+	// headless run deciding whether to wait for background work), and
+	// before done is closed, so whoever waited for the end finds it.
+	// Subscribers hear of the end first.
 	var notice TaskEvent
 	if notify {
-		notice = t.m.queueOnly(snap, renderEnd(snap, last, suppressed))
+		notice = t.m.queueOnly(snap, renderEnd(snap, last, t.suppressed))
 	}
+	t.mu.Unlock()
 	close(t.done)
 	t.m.publish(TaskEvent{Kind: EventEnded, Task: snap})
 	if notify {

@@ -93,6 +93,7 @@ type feeder struct {
 	top, bottom int // the scroll region, as vt10x has it
 	bracketed   bool
 
+	wide  []byte            // scratch for widen
 	part  [utf8.UTFMax]byte // an incomplete character from the last write
 	npart int
 
@@ -135,13 +136,19 @@ func (f *feeder) write(p []byte) {
 		var tmp [2 * utf8.UTFMax]byte
 		n := copy(tmp[:], f.part[:f.npart])
 		n += copy(tmp[n:], p[:take])
-		p = p[take:]
 		f.npart = 0
-		if !utf8.FullRune(tmp[:n]) {
+		switch r, size := utf8.DecodeRune(tmp[:n]); {
+		case !utf8.FullRune(tmp[:n]):
 			f.npart = copy(f.part[:], tmp[:n])
 			return
+		case r == utf8.RuneError && size == 1:
+			// The held bytes start no character after all: vt10x skips
+			// them one by one, and what follows is read afresh, so a
+			// character that begins in the new bytes is kept whole.
+		default:
+			p = p[take:]
+			f.scan(tmp[:n])
 		}
-		f.scan(tmp[:n])
 	}
 	if k := incompleteTail(p); k > 0 {
 		f.npart = copy(f.part[:], p[len(p)-k:])
@@ -190,7 +197,11 @@ func (f *feeder) scan(p []byte) {
 				j++
 			}
 			if j > i {
-				f.plain(p[i:j])
+				run := p[i:j]
+				if w, ok := widen(run, f.wide); ok {
+					f.wide, run = w, w
+				}
+				f.plain(run)
 				i = j
 				continue
 			}

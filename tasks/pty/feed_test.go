@@ -23,6 +23,7 @@ func TestFeederKeepsCharactersSplitAcrossReads(t *testing.T) {
 		{"an emoji cut into single bytes", []string{"\xf0", "\x9f", "\x91", "\x8d", "!"}, "👍!"},
 		{"a cut character inside an escape sequence", []string{"\x1b]0;t\xc3", "\xa9\a", "ok"}, "ok"},
 		{"a stray continuation byte is skipped", []string{"a\x82", "b"}, "ab"},
+		{"a held lead byte that starts nothing leaves the next character whole", []string{"a\xcf", "\xd3\x9cb"}, "aӜb"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -36,6 +37,26 @@ func TestFeederKeepsCharactersSplitAcrossReads(t *testing.T) {
 				t.Errorf("screen shows %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// A wide character takes two cells, as on a real terminal, so text a
+// program places by column after it lands in that column.
+func TestFeederGivesWideCharactersTwoCells(t *testing.T) {
+	t.Parallel()
+	for _, fast := range []bool{true, false} {
+		term := newTestTerm(3, 20, fast)
+		term.f.write([]byte("日本\x1b[1;8HX\r\n👍ok"))
+		term.f.flush()
+		if got := term.line(0); got != "日本   X" {
+			t.Errorf("fast %v: row 0 reads %q", fast, got)
+		}
+		term.vt.Lock()
+		x, cur := term.vt.Cell(7, 0).Char, term.vt.Cursor()
+		term.vt.Unlock()
+		if x != 'X' || cur.X != 4 || cur.Y != 1 {
+			t.Errorf("fast %v: X in cell 7 is %q, cursor at %d,%d; want X there and the cursor at column 4 after 👍ok", fast, x, cur.X, cur.Y)
+		}
 	}
 }
 

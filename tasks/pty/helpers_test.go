@@ -37,8 +37,11 @@ func (t *testTerm) line(row int) string {
 	var b strings.Builder
 	for x := 0; x < cols; x++ {
 		c := t.vt.Cell(x, row).Char
-		if c == 0 {
+		switch c {
+		case 0:
 			c = ' '
+		case wideTail:
+			continue // as Screen.Line reads it
 		}
 		b.WriteRune(c)
 	}

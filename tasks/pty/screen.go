@@ -69,10 +69,13 @@ type Cell struct {
 	// Attr holds bold, underline, reverse, italic and blink.
 	Attr Attr
 	// Width is how many columns Rune takes on a real terminal: 1, or 2 for
-	// wide East Asian characters and most emoji, 0 for combining marks.
-	// vt10x gives every character one cell, so a renderer that draws
-	// Width != 1 as is will misalign the row; it should draw a stand-in.
+	// wide East Asian characters and most emoji, 0 for combining marks. A
+	// wide character's second column is the next cell, a continuation.
 	Width uint8
+	// Cont marks the second cell of the wide character in the cell before
+	// (see wide.go). A renderer draws nothing for it when that character
+	// is there, and a blank when a program overwrote it.
+	Cont bool
 }
 
 // blank is the cell of an empty screen position.
@@ -101,6 +104,8 @@ func cellOf(g vt10x.Glyph) Cell {
 		c.Attr |= AttrBlink
 	}
 	switch r := c.Rune; {
+	case r == wideTail:
+		c.Rune, c.Width, c.Cont = ' ', 0, true
 	case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
 		// Never written, or a control code vt10x stored as a character.
 		c.Rune = ' '
@@ -187,7 +192,11 @@ func (s *Screen) Line(row int) string {
 		return ""
 	}
 	var b strings.Builder
-	for _, c := range s.Cells[row*s.Cols : (row+1)*s.Cols] {
+	cells := s.Cells[row*s.Cols : (row+1)*s.Cols]
+	for i, c := range cells {
+		if c.Cont && i > 0 && cells[i-1].Width == 2 {
+			continue // the second half of the character before
+		}
 		b.WriteRune(c.Rune)
 	}
 	return strings.TrimRight(b.String(), " ")
