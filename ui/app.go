@@ -128,6 +128,8 @@ type Model struct {
 	// switchTo is the session /resume asked for; the program then quits
 	// and main opens that session (SwitchTo).
 	switchTo string
+	// resumable caches the sessions /resume completes, read on first use.
+	resumable []slashCommand
 }
 
 // SwitchTo returns the id of the session the person asked to resume with
@@ -148,6 +150,7 @@ func New(cfg Config) *Model {
 		active:    -1, opened: map[string]bool{},
 	}
 	cfg.Bridge.options = m.dialogOptions
+	m.input.args = m.commandArgs
 	if cfg.Welcome != "" {
 		m.conv.AddNotice(cfg.Welcome)
 	}

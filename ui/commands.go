@@ -91,6 +91,24 @@ func (m *Model) sessionList() string {
 	return b.String()
 }
 
+// commandArgs lists what a command can take, for completion: the earlier
+// sessions for /resume, read once (the input asks on every frame).
+func (m *Model) commandArgs(command string) []slashCommand {
+	if command != "/resume" {
+		return nil
+	}
+	if m.resumable == nil {
+		m.resumable = []slashCommand{}
+		for _, s := range agent.ListSessions(agent.StateRoot(), m.cfg.ProjectDir) {
+			if s.ID != m.cfg.SessionID {
+				m.resumable = append(m.resumable, slashCommand{name: "/resume " + s.ID, label: s.ID,
+					help: s.Modified.Format("Jan 2 15:04") + "  " + promptPreview(s.FirstPrompt, 60)})
+			}
+		}
+	}
+	return m.resumable
+}
+
 // promptPreview is the first line of a prompt, cut to at most n runes.
 func promptPreview(p string, n int) string {
 	p, _, _ = strings.Cut(strings.TrimSpace(p), "\n")

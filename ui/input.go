@@ -20,21 +20,24 @@ const maxInputLines = 8
 type slashCommand struct {
 	name string
 	help string
+	// label is what the completion list shows, when not the name (an
+	// argument: the session id rather than "/resume id").
+	label string
 }
 
 // slashCommands are the commands the input completes, in the order shown.
 var slashCommands = []slashCommand{
-	{"/help", "keys and commands"},
-	{"/mode", "permission mode: /mode [default|acceptEdits|plan|bypassPermissions|dontAsk|auto]"},
-	{"/model", "the provider and model in use"},
-	{"/clear", "start the conversation afresh (the transcript keeps it)"},
-	{"/resume", "list earlier sessions of this project to resume"},
-	{"/tasks", "background tasks: /tasks, /tasks open ID, /tasks stop ID"},
-	{"/shell", "open your own shell in a pane (ctrl+] moves the keyboard)"},
-	{"/open", "open a file in the viewer: /open PATH"},
-	{"/trace", "show or hide the pipeline panel"},
-	{"/mcp", "MCP servers: /mcp, /mcp reconnect [NAME], /mcp trust"},
-	{"/quit", "end the session and leave"},
+	{name: "/help", help: "keys and commands"},
+	{name: "/mode", help: "permission mode: /mode [default|acceptEdits|plan|bypassPermissions|dontAsk|auto]"},
+	{name: "/model", help: "the provider and model in use"},
+	{name: "/clear", help: "start the conversation afresh (the transcript keeps it)"},
+	{name: "/resume", help: "earlier sessions of this project: /resume lists them, /resume ID switches"},
+	{name: "/tasks", help: "background tasks: /tasks, /tasks open ID, /tasks stop ID"},
+	{name: "/shell", help: "open your own shell in a pane (ctrl+] moves the keyboard)"},
+	{name: "/open", help: "open a file in the viewer: /open PATH"},
+	{name: "/trace", help: "show or hide the pipeline panel"},
+	{name: "/mcp", help: "MCP servers: /mcp, /mcp reconnect [NAME], /mcp trust"},
+	{name: "/quit", help: "end the session and leave"},
 }
 
 // input is the multi-line editor with history and `/` completion.
@@ -44,7 +47,13 @@ type input struct {
 	histPos int    // len(history) when not browsing
 	draft   string // what was typed before browsing history
 	width   int
+	// args lists the arguments a command can take, as whole command lines
+	// ("/resume 2026..."), for completion; nil means none.
+	args func(command string) []slashCommand
 }
+
+// maxArgCompletions bounds the argument completions shown at once.
+const maxArgCompletions = 8
 
 func newInput() input {
 	ta := textarea.New()
@@ -140,11 +149,24 @@ func (in *input) update(msg tea.Msg) tea.Cmd {
 }
 
 // completions lists the slash commands matching what is typed, when the
-// input is a lone `/word`.
+// input is a lone `/word`, or a command's arguments matching what follows
+// it (`/resume 2026`).
 func (in *input) completions() []slashCommand {
 	v := in.ta.Value()
-	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
+	if !strings.HasPrefix(v, "/") || strings.ContainsRune(v, '\n') {
 		return nil
+	}
+	if cmd, arg, ok := strings.Cut(v, " "); ok {
+		if in.args == nil || strings.ContainsRune(arg, ' ') {
+			return nil
+		}
+		var out []slashCommand
+		for _, c := range in.args(cmd) {
+			if strings.HasPrefix(c.name, v) && len(out) < maxArgCompletions {
+				out = append(out, c)
+			}
+		}
+		return out
 	}
 	var out []slashCommand
 	for _, c := range slashCommands {
@@ -161,7 +183,11 @@ func (in *input) complete() bool {
 	if len(c) == 0 || c[0].name == in.ta.Value() {
 		return false
 	}
-	in.setValue(c[0].name + " ")
+	if c[0].label != "" {
+		in.setValue(c[0].name) // an argument: the line is complete
+	} else {
+		in.setValue(c[0].name + " ")
+	}
 	in.ta.CursorEnd()
 	return true
 }
@@ -177,6 +203,9 @@ func (in *input) view() string {
 	var lines []string
 	for i, c := range comps {
 		label := fmt.Sprintf("%-8s", c.name)
+		if c.label != "" {
+			label = c.label
+		}
 		name := theme.Dim.Render(label)
 		if i == 0 {
 			name = theme.KeyHint.Render(label)
