@@ -198,8 +198,10 @@ func (f *feeder) scan(p []byte) {
 			}
 			if j > i {
 				run := p[i:j]
-				if w, ok := widen(run, f.wide); ok {
-					f.wide, run = w, w
+				if hasWide(run) {
+					col := f.cursorColumn()
+					f.wide = widen(run, f.wide, &col)
+					run = f.wide
 				}
 				f.plain(run)
 				i = j

@@ -60,6 +60,24 @@ func TestFeederGivesWideCharactersTwoCells(t *testing.T) {
 	}
 }
 
+// A wide character that would start in the last column goes to the next
+// row whole, as on a terminal: long CJK lines in a pane of odd width keep
+// every character.
+func TestFeederWrapsAWideCharacterWhole(t *testing.T) {
+	t.Parallel()
+	for _, fast := range []bool{true, false} {
+		term := newTestTerm(5, 7, fast)
+		term.f.write([]byte("日本語テキスト\r\nabcdef日"))
+		term.f.flush()
+		want := []string{"日本語", "テキス", "ト", "abcdef", "日"}
+		for row, w := range want {
+			if got := term.line(row); got != w {
+				t.Errorf("fast %v: row %d reads %q, want %q", fast, row, got, w)
+			}
+		}
+	}
+}
+
 func TestFeederSurvivesHostileParameters(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
