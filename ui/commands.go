@@ -94,6 +94,9 @@ func (m *Model) sessionList() string {
 // commandArgs lists what a command can take, for completion: the earlier
 // sessions for /resume, read once (the input asks on every frame).
 func (m *Model) commandArgs(command string) []slashCommand {
+	if command == "/tasks" {
+		return m.taskArgs()
+	}
 	if command != "/resume" {
 		return nil
 	}
@@ -107,6 +110,31 @@ func (m *Model) commandArgs(command string) []slashCommand {
 		}
 	}
 	return m.resumable
+}
+
+// taskArgs offers /tasks open for every task and /tasks stop for the
+// running ones, newest first.
+func (m *Model) taskArgs() []slashCommand {
+	if m.cfg.Tasks == nil {
+		return nil
+	}
+	list := m.cfg.Tasks.List()
+	var out []slashCommand
+	for _, verb := range []string{"open", "stop"} {
+		for i := len(list) - 1; i >= 0; i-- {
+			t := list[i]
+			if verb == "stop" && !t.Running() {
+				continue
+			}
+			what := t.Description
+			if what == "" {
+				what = t.Command
+			}
+			out = append(out, slashCommand{name: "/tasks " + verb + " " + t.ID, label: verb + " " + t.ID,
+				help: string(t.Status) + "  " + promptPreview(what, 60)})
+		}
+	}
+	return out
 }
 
 // promptPreview is the first line of a prompt, cut to at most n runes.

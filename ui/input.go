@@ -48,7 +48,8 @@ type input struct {
 	draft   string // what was typed before browsing history
 	width   int
 	// args lists the arguments a command can take, as whole command lines
-	// ("/resume 2026..."), for completion; nil means none.
+	// ("/resume 2026...", "/tasks open task_1"), for completion; those
+	// starting with what is typed are offered. Nil means none.
 	args func(command string) []slashCommand
 }
 
@@ -156,8 +157,8 @@ func (in *input) completions() []slashCommand {
 	if !strings.HasPrefix(v, "/") || strings.ContainsRune(v, '\n') {
 		return nil
 	}
-	if cmd, arg, ok := strings.Cut(v, " "); ok {
-		if in.args == nil || strings.ContainsRune(arg, ' ') {
+	if cmd, _, ok := strings.Cut(v, " "); ok {
+		if in.args == nil {
 			return nil
 		}
 		var out []slashCommand

@@ -26,6 +26,10 @@ func TestArgumentsComplete(t *testing.T) {
 	if !in.complete() || in.value() != "/resume 20261129-2222-bbbb" {
 		t.Fatalf("Tab completes the whole line: %q", in.value())
 	}
+	in.setValue("/resume 20261129-2222-bbbb extra")
+	if got := in.completions(); len(got) != 0 {
+		t.Errorf("nothing completes past a whole argument: %v", got)
+	}
 	in.setValue("/mode pl")
 	if got := in.completions(); len(got) != 0 {
 		t.Errorf("a command without argument completion completes nothing: %v", got)
