@@ -128,8 +128,11 @@ type Model struct {
 	// switchTo is the session /resume asked for; the program then quits
 	// and main opens that session (SwitchTo).
 	switchTo string
-	// resumable caches the sessions /resume completes, read on first use.
+	// resumable caches the sessions /resume completes, read on first use;
+	// pathDir and pathList the directory /open last completed in.
 	resumable []slashCommand
+	pathDir   string
+	pathList  []slashCommand
 }
 
 // SwitchTo returns the id of the session the person asked to resume with

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -91,13 +93,18 @@ func (m *Model) sessionList() string {
 	return b.String()
 }
 
-// commandArgs lists what a command can take, for completion: the earlier
-// sessions for /resume, read once (the input asks on every frame).
-func (m *Model) commandArgs(command string) []slashCommand {
-	if command == "/tasks" {
+// commandArgs lists how a command line can go on, for completion: the
+// earlier sessions for /resume (read once: the input asks on every frame),
+// the session's tasks for /tasks, files for /open.
+func (m *Model) commandArgs(line string) []slashCommand {
+	command, arg, _ := strings.Cut(line, " ")
+	switch command {
+	case "/tasks":
 		return m.taskArgs()
-	}
-	if command != "/resume" {
+	case "/open":
+		return m.pathArgs(arg)
+	case "/resume":
+	default:
 		return nil
 	}
 	if m.resumable == nil {
@@ -110,6 +117,43 @@ func (m *Model) commandArgs(command string) []slashCommand {
 		}
 	}
 	return m.resumable
+}
+
+// pathArgs offers the entries of the directory a partial /open path is
+// in: directories with a slash, so Tab walks down the tree. The listing is
+// kept while the directory stays the same.
+func (m *Model) pathArgs(arg string) []slashCommand {
+	dir, base := "", arg
+	if i := strings.LastIndexByte(arg, '/'); i >= 0 {
+		dir, base = arg[:i+1], arg[i+1:]
+	}
+	if m.pathDir != dir || m.pathList == nil {
+		m.pathDir, m.pathList = dir, []slashCommand{}
+		full := dir
+		if !filepath.IsAbs(dir) {
+			full = filepath.Join(m.cfg.ProjectDir, dir)
+		}
+		entries, _ := os.ReadDir(full)
+		for _, e := range entries {
+			name, help := e.Name(), "file"
+			if e.IsDir() {
+				name, help = name+"/", "directory"
+			} else if info, err := e.Info(); err == nil {
+				help = fmt.Sprintf("%d bytes", info.Size())
+			}
+			m.pathList = append(m.pathList, slashCommand{name: "/open " + dir + name, label: dir + name, help: help})
+		}
+	}
+	if strings.HasPrefix(base, ".") {
+		return m.pathList
+	}
+	var out []slashCommand
+	for _, c := range m.pathList {
+		if !strings.HasPrefix(strings.TrimPrefix(c.label, dir), ".") {
+			out = append(out, c) // hidden files only when asked for
+		}
+	}
+	return out
 }
 
 // taskArgs offers /tasks open for every task and /tasks stop for the

@@ -47,10 +47,11 @@ type input struct {
 	histPos int    // len(history) when not browsing
 	draft   string // what was typed before browsing history
 	width   int
-	// args lists the arguments a command can take, as whole command lines
-	// ("/resume 2026...", "/tasks open task_1"), for completion; those
-	// starting with what is typed are offered. Nil means none.
-	args func(command string) []slashCommand
+	// args lists the arguments a command line can go on with, as whole
+	// command lines ("/resume 2026...", "/tasks open task_1"), for
+	// completion; those starting with what is typed are offered. It gets
+	// the line typed so far. Nil means none.
+	args func(line string) []slashCommand
 }
 
 // maxArgCompletions bounds the argument completions shown at once.
@@ -157,12 +158,12 @@ func (in *input) completions() []slashCommand {
 	if !strings.HasPrefix(v, "/") || strings.ContainsRune(v, '\n') {
 		return nil
 	}
-	if cmd, _, ok := strings.Cut(v, " "); ok {
+	if strings.ContainsRune(v, ' ') {
 		if in.args == nil {
 			return nil
 		}
 		var out []slashCommand
-		for _, c := range in.args(cmd) {
+		for _, c := range in.args(v) {
 			if strings.HasPrefix(c.name, v) && len(out) < maxArgCompletions {
 				out = append(out, c)
 			}
@@ -185,7 +186,7 @@ func (in *input) complete() bool {
 		return false
 	}
 	if c[0].label != "" {
-		in.setValue(c[0].name) // an argument: the line is complete
+		in.setValue(c[0].name) // an argument: the line is complete, or a directory goes on
 	} else {
 		in.setValue(c[0].name + " ")
 	}

@@ -1,13 +1,18 @@
 package ui
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // A command's arguments complete like command names: `/resume ` lists the
 // sessions, a prefix narrows them, Tab writes the whole line.
 func TestArgumentsComplete(t *testing.T) {
 	in := newInput()
-	in.args = func(cmd string) []slashCommand {
-		if cmd != "/resume" {
+	in.args = func(line string) []slashCommand {
+		if !strings.HasPrefix(line, "/resume ") {
 			return nil
 		}
 		return []slashCommand{
@@ -37,5 +42,34 @@ func TestArgumentsComplete(t *testing.T) {
 	in.setValue("/res")
 	if got := in.completions(); len(got) != 1 || got[0].name != "/resume" {
 		t.Errorf("command names still complete: %v", got)
+	}
+}
+
+// /open completes paths a directory at a time.
+func TestOpenCompletesPaths(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "src", "deep"), 0o755)
+	os.WriteFile(filepath.Join(dir, "src", "main.go"), []byte("package main\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".env"), []byte("x"), 0o644)
+	m := &Model{cfg: Config{ProjectDir: dir}}
+	in := newInput()
+	in.args = m.commandArgs
+	in.setValue("/open s")
+	if !in.complete() || in.value() != "/open src/" {
+		t.Fatalf("a directory completes with its slash: %q", in.value())
+	}
+	in.setValue("/open src/m")
+	if got := in.completions(); len(got) != 1 || got[0].help != "13 bytes" {
+		t.Fatalf("files in the directory, with their size: %v", got)
+	}
+	in.setValue("/open ")
+	for _, c := range in.completions() {
+		if strings.Contains(c.name, ".env") {
+			t.Errorf("hidden files are offered only when a dot is typed")
+		}
+	}
+	in.setValue("/open .e")
+	if got := in.completions(); len(got) != 1 || got[0].name != "/open .env" {
+		t.Errorf("a dot asks for hidden files: %v", got)
 	}
 }
