@@ -99,6 +99,8 @@ func (m *Model) sessionList() string {
 func (m *Model) commandArgs(line string) []slashCommand {
 	command, arg, _ := strings.Cut(line, " ")
 	switch command {
+	case "/mode":
+		return modeArgs
 	case "/tasks":
 		return m.taskArgs()
 	case "/open":
@@ -118,6 +120,23 @@ func (m *Model) commandArgs(line string) []slashCommand {
 	}
 	return m.resumable
 }
+
+// modeArgs offers every permission mode with what it does.
+var modeArgs = func() []slashCommand {
+	what := map[permission.Mode]string{
+		permission.ModeDefault:     "ask for what no rule allows",
+		permission.ModeAcceptEdits: "file edits inside the workspace run without asking",
+		permission.ModePlan:        "read-only tools only, until a plan is approved",
+		permission.ModeBypass:      "everything no rule denies or asks runs",
+		permission.ModeDontAsk:     "what would ask is denied instead",
+		permission.ModeAuto:        "like dontAsk, for unattended runs",
+	}
+	var out []slashCommand
+	for _, md := range permission.Modes {
+		out = append(out, slashCommand{name: "/mode " + string(md), label: string(md), help: what[md]})
+	}
+	return out
+}()
 
 // pathArgs offers the entries of the directory a partial /open path is
 // in: directories with a slash, so Tab walks down the tree. The listing is

@@ -35,7 +35,7 @@ func TestArgumentsComplete(t *testing.T) {
 	if got := in.completions(); len(got) != 0 {
 		t.Errorf("nothing completes past a whole argument: %v", got)
 	}
-	in.setValue("/mode pl")
+	in.setValue("/quit now")
 	if got := in.completions(); len(got) != 0 {
 		t.Errorf("a command without argument completion completes nothing: %v", got)
 	}
@@ -71,5 +71,14 @@ func TestOpenCompletesPaths(t *testing.T) {
 	in.setValue("/open .e")
 	if got := in.completions(); len(got) != 1 || got[0].name != "/open .env" {
 		t.Errorf("a dot asks for hidden files: %v", got)
+	}
+}
+
+func TestModeCompletes(t *testing.T) {
+	in := newInput()
+	in.args = (&Model{}).commandArgs
+	in.setValue("/mode ac")
+	if !in.complete() || in.value() != "/mode acceptEdits" {
+		t.Fatalf("/mode completes the mode: %q", in.value())
 	}
 }
