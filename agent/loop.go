@@ -265,7 +265,10 @@ func (s *Session) streamTurn(ctx context.Context, turn int) (turnResult, bool) {
 	if r := s.todoReminder(calls); r != "" {
 		blocks = append(blocks, provider.TextBlock(r))
 	}
-	if streamErr != nil {
+	switch {
+	case streamErr != nil && ctx.Err() != nil:
+		blocks = append(blocks, provider.TextBlock("(The person interrupted your reply after these calls.)"))
+	case streamErr != nil:
 		blocks = append(blocks, provider.TextBlock(fmt.Sprintf("(The model stream broke after these calls: %v. Continue from here.)", streamErr)))
 	}
 	if resp.StopReason == provider.StopMaxTokens {

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -195,6 +196,11 @@ func TestInterruptAbandonsACallThatIgnoresCancellation(t *testing.T) {
 		!strings.Contains(last.Blocks[1].Content, "before it started") {
 		t.Fatalf("the model must learn the first call was abandoned and the second never ran: %+v", last.Blocks)
 	}
+	for _, b := range last.Blocks[2:] {
+		if strings.Contains(b.Text, "stream broke") {
+			t.Errorf("an interrupt is the person's doing, not a broken stream: %q", b.Text)
+		}
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if !strings.Contains(results["s"], "abandoned") || !strings.Contains(results["q"], "before it started") {
@@ -237,6 +243,63 @@ func TestCutOffToolTurnTellsTheModel(t *testing.T) {
 	reqs := prov.Requests()
 	if len(reqs) != 2 || !strings.Contains(requestText(reqs[1]), "hit the output token limit") {
 		t.Fatalf("the tool results must carry the cut-off note")
+	}
+}
+
+// brokenAfterCall streams one tool call, then fails; the next request gets
+// a plain answer.
+type brokenAfterCall struct{ calls int }
+
+func (p *brokenAfterCall) Name() string  { return "broken" }
+func (p *brokenAfterCall) Model() string { return "broken" }
+func (p *brokenAfterCall) Stream(context.Context, provider.Request) (provider.Stream, error) {
+	p.calls++
+	if p.calls > 1 {
+		return &eventStream{events: []provider.Event{{Kind: provider.EventTextDelta, Text: "recovered"},
+			{Kind: provider.EventMessageStop, StopReason: provider.StopEndTurn}}}, nil
+	}
+	return &eventStream{events: []provider.Event{
+		{Kind: provider.EventToolUseStart, ToolUseID: "e", ToolName: "Echo"},
+		{Kind: provider.EventToolUseStop, ToolUseID: "e", ToolName: "Echo", Input: json.RawMessage(`{"text":"x"}`)},
+	}, err: errors.New("connection reset")}, nil
+}
+
+type eventStream struct {
+	events []provider.Event
+	i      int
+	err    error
+}
+
+func (s *eventStream) Next() bool            { s.i++; return s.i <= len(s.events) }
+func (s *eventStream) Event() provider.Event { return s.events[s.i-1] }
+func (s *eventStream) Err() error            { return s.err }
+func (s *eventStream) Close() error          { return nil }
+
+// A stream that breaks after a tool ran keeps the call's result and tells
+// the model the stream broke, so it can go on from there.
+func TestStreamBrokenAfterACallKeepsTheResult(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	prov := &brokenAfterCall{}
+	s := NewSession(Config{Provider: prov, Pipeline: f.p, System: "test"}, "sess", nil)
+	out := s.Prompt(context.Background(), "go")
+	if out.StopReason != StopCompleted || out.Text != "recovered" {
+		t.Fatalf("outcome %+v", out)
+	}
+	h := s.History()
+	var note bool
+	for _, m := range h {
+		for _, b := range m.Blocks {
+			if b.ToolUseID == "e" && b.Type == provider.BlockToolResult && b.IsError {
+				t.Errorf("the call's result must be kept: %+v", b)
+			}
+			if strings.Contains(b.Text, "stream broke after these calls: connection reset") {
+				note = true
+			}
+		}
+	}
+	if !note {
+		t.Errorf("the model must be told the stream broke: %+v", h)
 	}
 }
 
