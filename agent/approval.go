@@ -89,6 +89,11 @@ func HeadlessDenial(req ApprovalRequest) string {
 			fmt.Fprintf(&b, " To allow it, pass --allow '%s'", req.Decision.Suggestion)
 			b.WriteString(" (or choose another --permission-mode).")
 		}
+	case req.Decision.Rule == "unknown-target":
+		b.WriteString(" No rule can allow a file named only at run time; name the file in the command, or pass --permission-mode bypassPermissions.")
+	case strings.HasPrefix(req.Decision.Rule, "hook:"):
+		b.WriteString(" The hook asks for every such call; change the hook to let it run unattended.")
+	case req.Decision.Rule == "hard-deny" || req.Decision.Rule == "headless":
 	default:
 		fmt.Fprintf(&b, " The ask rule %q takes precedence over allow rules; remove it from your settings to run this call unattended.", req.Decision.Rule)
 	}

@@ -411,3 +411,28 @@ func TestParallelCallsAreSafe(t *testing.T) {
 		t.Errorf("%d calls ran, want 50", n)
 	}
 }
+
+// A headless denial says how the call could run, in terms that fit what
+// asked: an --allow rule, a mode, the hook, or that no rule can.
+func TestHeadlessDenialFitsWhatAsked(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		rule, suggestion, want string
+	}{
+		{"tool", "Bash(make:*)", "pass --allow 'Bash(make:*)' (or choose another --permission-mode)"},
+		{"workspace", "Edit(/tmp/**)", "pass --allow 'Edit(/tmp/**)'"},
+		{"Bash(git push:*)", "", `The ask rule "Bash(git push:*)" takes precedence`},
+		{"unknown-target", "", "No rule can allow a file named only at run time"},
+		{"hook:guard", "", "change the hook"},
+	}
+	for _, c := range cases {
+		got := HeadlessDenial(ApprovalRequest{Tool: "Bash",
+			Decision: permission.Decision{Behavior: permission.Ask, Rule: c.rule, Suggestion: c.suggestion, Message: "why"}})
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q lacks %q", c.rule, got, c.want)
+		}
+		if c.rule != "Bash(git push:*)" && strings.Contains(got, "ask rule") {
+			t.Errorf("%s is not a rule in settings: %q", c.rule, got)
+		}
+	}
+}
