@@ -323,7 +323,7 @@ func (p *Policy) boundary(e *evaluation) (Decision, bool) {
 	}
 	var rules []string
 	for _, o := range outside {
-		rules = append(rules, pathRules(o.access, []string{o.f.real}, p.root0())...)
+		rules = append(rules, pathRules(o.access, []string{o.f.real}, p.root0(), p.home)...)
 	}
 	return Decision{Behavior: Ask, Rule: "workspace",
 		Message:    fmt.Sprintf("%s%s is outside the workspace (%s)", where, writtenBy(outside[0].by), p.rootList()),
@@ -456,7 +456,7 @@ func (p *Policy) suggestUncovered(e *evaluation) []string {
 			paths = append(paths, f.real)
 		}
 	}
-	out = append(out, pathRules(e.req.Target.Access, paths, p.root0())...)
+	out = append(out, pathRules(e.req.Target.Access, paths, p.root0(), p.home)...)
 	if e.host != "" && p.hostAllowRule(e) == nil {
 		out = append(out, hostRule(e.host))
 	}

@@ -49,7 +49,7 @@ func SessionRules(tool string, t Target, workDir string) []string {
 		for _, p := range t.Paths {
 			real = append(real, resolveForms(p, root, home).real)
 		}
-		out = append(out, pathRules(t.Access, real, root)...)
+		out = append(out, pathRules(t.Access, real, root, resolvePath(home))...)
 	}
 	if h := normalizeHost(t.Host); h != "" {
 		out = append(out, hostRule(h))
@@ -89,8 +89,12 @@ func ruleIfValid(r string) string {
 }
 
 // pathRules proposes Edit (for writes) or Read rules on the directories of
-// real paths: `./dir/**` inside root, `/abs/dir/**` elsewhere.
-func pathRules(a Access, real []string, root string) []string {
+// real paths: `./dir/**` inside root, `/abs/dir/**` elsewhere. A file
+// directly in the home directory, in `/` or in a top-level directory
+// such as /etc gets a rule for that file alone: a grant of the whole
+// directory there would reach far more than the call asked for (~/.ssh,
+// all of /etc). /tmp is the exception, made for such files.
+func pathRules(a Access, real []string, root, home string) []string {
 	name := "Read"
 	if a == AccessWrite {
 		name = "Edit"
@@ -107,6 +111,8 @@ func pathRules(a Access, real []string, root string) []string {
 			spec = "./**"
 		case within(dir, root):
 			spec = "./" + escapeGlob(strings.TrimPrefix(dir[len(root):], "/")) + "/**"
+		case dir != p && tooBroad(dir, home):
+			spec = escapeGlob(p)
 		case dir == "/":
 			spec = "/**"
 		default:
@@ -117,6 +123,13 @@ func pathRules(a Access, real []string, root string) []string {
 		}
 	}
 	return dedupe(out)
+}
+
+// tooBroad reports a directory whose every file a session grant should not
+// cover: the home directory, `/`, and the directories right under it
+// except /tmp.
+func tooBroad(dir, home string) bool {
+	return dir == home || dir == "/" || filepath.Dir(dir) == "/" && dir != "/tmp"
 }
 
 func ruleParses(r string) bool {

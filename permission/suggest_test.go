@@ -82,3 +82,40 @@ func TestSessionRuleGrantAllowsTheSameCall(t *testing.T) {
 		}
 	}
 }
+
+// A grant offered for one file in the home directory or a top-level
+// directory names that file: "Yes for this session" on `echo >> ~/.bashrc`
+// must not open ~/.ssh or all of /etc for the rest of the session.
+func TestSessionRuleForAFileInABroadDirectoryIsTheFile(t *testing.T) {
+	home := resolvePath(t.TempDir())
+	t.Setenv("HOME", home) // read by NewPolicy
+	project := resolvePath(t.TempDir())
+	if err := os.MkdirAll(filepath.Join(home, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := newPolicy(t, []string{project}, rules{})
+	cases := []struct {
+		path string
+		want string
+	}{
+		{filepath.Join(home, ".bashrc"), "Edit(" + filepath.Join(home, ".bashrc") + ")"},
+		{"/etc/hosts", "Edit(/etc/hosts)"},
+		{"/tmp/out.txt", "Edit(/tmp/**)"},
+		{filepath.Join(home, "notes"), "Edit(" + filepath.Join(home, "notes") + "/**)"},
+		{filepath.Join(home, "notes", "a.md"), "Edit(" + filepath.Join(home, "notes") + "/**)"},
+	}
+	write := func(path string) Decision {
+		return p.Evaluate(Request{Tool: "Edit", Target: Target{Paths: []string{path}, Access: AccessWrite}, WorkDir: project})
+	}
+	for _, c := range cases {
+		if d := write(c.path); d.Suggestion != c.want {
+			t.Errorf("%s: suggestion %q, want %q", c.path, d.Suggestion, c.want)
+		}
+	}
+	if err := p.Grant("Edit(" + filepath.Join(home, ".bashrc") + ")"); err != nil {
+		t.Fatal(err)
+	}
+	if write(filepath.Join(home, ".bashrc")).Behavior == Ask || write(filepath.Join(home, ".profile")).Behavior != Ask {
+		t.Errorf("the file grant must allow that file and nothing else in the home directory")
+	}
+}
