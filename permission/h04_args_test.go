@@ -3,7 +3,6 @@ package permission
 import (
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -20,12 +19,7 @@ func TestH04_FileArgumentsFollowTheBoundary(t *testing.T) {
 		deny: []string{"Edit(./secrets/**)"},
 	})
 	out := filepath.Join(outside, "x")
-	cases := []struct {
-		cmd  string
-		want Behavior
-		rule string
-		say  string
-	}{
+	cases := []commandCase{
 		{"rm -rf build", Allow, "Bash(rm:*)", ""},
 		{"rm -rf ~/notes", Ask, "workspace", "written by rm"},
 		{"rm -rf " + outside + "/*", Ask, "workspace", ""},
@@ -50,18 +44,7 @@ func TestH04_FileArgumentsFollowTheBoundary(t *testing.T) {
 		{`rm -rf "$BUILD_DIR"`, Ask, "unknown-target", "only known when it runs"},
 		{"ls " + outside, Allow, "Bash(ls:*)", ""}, // other programs' arguments are not paths
 	}
-	for _, c := range cases {
-		req := bash(c.cmd)
-		req.WorkDir = project
-		d := p.Evaluate(req)
-		if d.Behavior != c.want || (c.rule != "" && d.Rule != c.rule) {
-			t.Errorf("%s: %s by %q (%s), want %s by %q", c.cmd, d.Behavior, d.Rule, d.Message, c.want, c.rule)
-			continue
-		}
-		if !strings.Contains(d.Message, c.say) {
-			t.Errorf("%s: message %q should say %q", c.cmd, d.Message, c.say)
-		}
-	}
+	checkCommands(t, p, project, cases)
 }
 
 func TestArgWrites(t *testing.T) {

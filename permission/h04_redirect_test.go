@@ -2,7 +2,6 @@ package permission
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -19,12 +18,7 @@ func TestH04_RedirectionsFollowTheBoundary(t *testing.T) {
 		deny:  []string{"Edit(./secrets/**)"},
 	})
 	p.AddProtected(".workbench/settings.json") // as the program does for its settings files
-	cases := []struct {
-		cmd  string
-		want Behavior
-		rule string
-		say  string // in the message
-	}{
+	cases := []commandCase{
 		{"echo hi > out.txt", Allow, "Bash(echo:*)", ""},
 		{"make all > build.log 2>&1", Allow, "Bash(make:*)", ""},
 		{"echo hi 2>/dev/null >/dev/stderr", Allow, "Bash(echo:*)", ""},
@@ -44,18 +38,7 @@ func TestH04_RedirectionsFollowTheBoundary(t *testing.T) {
 		{"cd /etc && echo hi > passwd", Ask, "unknown-target", "only known when it runs"},
 		{"cd src && echo hi > " + filepath.Join(project, "out.txt"), Allow, "Bash(cd:*), Bash(echo:*)", ""},
 	}
-	for _, c := range cases {
-		req := bash(c.cmd)
-		req.WorkDir = project
-		d := p.Evaluate(req)
-		if d.Behavior != c.want || (c.rule != "" && d.Rule != c.rule) {
-			t.Errorf("%s: %s by %q (%s), want %s by %q", c.cmd, d.Behavior, d.Rule, d.Message, c.want, c.rule)
-			continue
-		}
-		if !strings.Contains(d.Message, c.say) {
-			t.Errorf("%s: message %q should say %q", c.cmd, d.Message, c.say)
-		}
-	}
+	checkCommands(t, p, project, cases)
 }
 
 // Bypass mode still stops at the boundary for a redirection, as it does for

@@ -49,3 +49,29 @@ func mustContain(t *testing.T, s string, subs ...string) {
 		}
 	}
 }
+
+// commandCase is a shell line and the decision it must get: the behaviour,
+// the deciding rule ("" for any) and words the message must hold.
+type commandCase struct {
+	cmd  string
+	want Behavior
+	rule string
+	say  string
+}
+
+// checkCommands evaluates each case as a Bash call in dir.
+func checkCommands(t *testing.T, p *Policy, dir string, cases []commandCase) {
+	t.Helper()
+	for _, c := range cases {
+		req := bash(c.cmd)
+		req.WorkDir = dir
+		d := p.Evaluate(req)
+		if d.Behavior != c.want || (c.rule != "" && d.Rule != c.rule) {
+			t.Errorf("%s: %s by %q (%s), want %s by %q", c.cmd, d.Behavior, d.Rule, d.Message, c.want, c.rule)
+			continue
+		}
+		if !strings.Contains(d.Message, c.say) {
+			t.Errorf("%s: message %q should say %q", c.cmd, d.Message, c.say)
+		}
+	}
+}
