@@ -33,8 +33,9 @@ type Policy struct {
 	// roots are the workspace roots, absolute and symlink-resolved: the
 	// project directory first, then additional directories.
 	roots []string
-	// protected are files whose writes always ask (settings files), both
-	// as written (made absolute) and symlink-resolved.
+	// protected are files whose writes always ask (the settings files the
+	// session loaded), absolute as written; where each resolves is decided
+	// again at every check (see protectedReason).
 	protected []string
 	// home anchors ~ in rules and paths.
 	home string
@@ -149,16 +150,16 @@ func (p *Policy) addLocked(b Behavior, source, s string) error {
 // AddProtected names files (or directories) whose writes always ask, in
 // every mode and whatever the rules say: the settings files that hold the
 // rules themselves, so a session cannot grant itself more. Relative paths
-// are relative to the project directory.
+// are relative to the project directory. Only the name is kept: where it
+// leads is resolved at every check, so a symlink made later moves the
+// protection with it (H17).
 func (p *Policy) AddProtected(paths ...string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, s := range paths {
-		f := resolveForms(s, p.root0(), p.home)
-		for _, x := range []string{f.lit, f.real} {
-			if !contains(p.protected, x) {
-				p.protected = append(p.protected, x)
-			}
+		lit := resolveForms(s, p.root0(), p.home).lit
+		if !contains(p.protected, lit) {
+			p.protected = append(p.protected, lit)
 		}
 	}
 }
@@ -217,21 +218,6 @@ func (p *Policy) Rules(b Behavior) []Rule {
 		return append([]Rule(nil), p.deny...)
 	}
 	return nil
-}
-
-// protectedReason says why writing f always asks, or "".
-func (p *Policy) protectedReason(f pathForms) string {
-	for _, x := range []string{f.lit, f.real} {
-		if inGitDir(x) {
-			return "it is inside a .git directory, whose hooks and config git runs"
-		}
-		for _, pr := range p.protected {
-			if within(x, pr) {
-				return "it is a protected settings file"
-			}
-		}
-	}
-	return ""
 }
 
 // rootList is the roots for messages.

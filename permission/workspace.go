@@ -91,18 +91,6 @@ func containingRoot(p string, roots []string) string {
 	return ""
 }
 
-// inGitDir reports whether p has a .git component: the repository's
-// internals (hooks, config) can run code on the next git command, so writes
-// there always ask. The test ignores case for case-insensitive file systems.
-func inGitDir(p string) bool {
-	for _, c := range strings.Split(p, "/") {
-		if strings.EqualFold(c, ".git") {
-			return true
-		}
-	}
-	return false
-}
-
 // target path forms of one request path.
 type pathForms struct {
 	given string // as the call named it, made absolute (for messages)
