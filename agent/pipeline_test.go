@@ -420,7 +420,7 @@ func TestHeadlessDenialFitsWhatAsked(t *testing.T) {
 		rule, suggestion, want string
 	}{
 		{"tool", "Bash(make:*)", "pass --allow 'Bash(make:*)' (or choose another --permission-mode)"},
-		{"workspace", "Edit(/tmp/**)", "pass --allow 'Edit(/tmp/**)'"},
+		{"workspace", "Edit(//tmp/**)", "pass --allow 'Edit(//tmp/**)'"},
 		{"Bash(git push:*)", "", `The ask rule "Bash(git push:*)" takes precedence`},
 		{"unknown-target", "", "No rule can allow a file named only at run time"},
 		{"hook:guard", "", "change the hook"},

@@ -19,7 +19,7 @@ type Request struct {
 	// Target is what the call touches.
 	Target Target
 	// WorkDir is the directory relative paths are resolved against; empty
-	// means the project directory.
+	// means the policy's WorkDir.
 	WorkDir string
 }
 
@@ -96,7 +96,7 @@ func (p *Policy) prepare(e *evaluation, req Request) {
 		if req.WorkDir != "" {
 			return absPath(req.WorkDir, p.root0(), p.home)
 		}
-		return p.root0()
+		return p.work()
 	}
 	for _, s := range req.Target.Paths {
 		e.paths = append(e.paths, resolveForms(s, base(), p.home))
@@ -323,7 +323,7 @@ func (p *Policy) boundary(e *evaluation) (Decision, bool) {
 	}
 	var rules []string
 	for _, o := range outside {
-		rules = append(rules, pathRules(o.access, []string{o.f.real}, p.root0(), p.home)...)
+		rules = append(rules, pathRules(o.access, []string{o.f.real}, p.root0(), p.work(), p.home)...)
 	}
 	return Decision{Behavior: Ask, Rule: "workspace",
 		Message:    fmt.Sprintf("%s%s is outside the workspace (%s)", where, writtenBy(outside[0].by), p.rootList()),
@@ -456,7 +456,7 @@ func (p *Policy) suggestUncovered(e *evaluation) []string {
 			paths = append(paths, f.real)
 		}
 	}
-	out = append(out, pathRules(e.req.Target.Access, paths, p.root0(), p.home)...)
+	out = append(out, pathRules(e.req.Target.Access, paths, p.root0(), p.work(), p.home)...)
 	if e.host != "" && p.hostAllowRule(e) == nil {
 		out = append(out, hostRule(e.host))
 	}

@@ -14,7 +14,7 @@ func TestH04_RedirectionsFollowTheBoundary(t *testing.T) {
 	t.Parallel()
 	project, outside := workspace(t)
 	p := newPolicy(t, []string{project}, rules{
-		allow: []string{"Bash(echo:*)", "Bash(make:*)", "Bash(cat:*)", "Bash(cd:*)", "Edit(" + filepath.Join(outside, "allowed") + ")"},
+		allow: []string{"Bash(echo:*)", "Bash(make:*)", "Bash(cat:*)", "Bash(cd:*)", "Edit(/" + filepath.Join(outside, "allowed") + ")"},
 		deny:  []string{"Edit(./secrets/**)"},
 	})
 	p.AddProtected(".workbench/settings.json") // as the program does for its settings files

@@ -69,11 +69,11 @@ func TestH04_WorkspaceBoundary(t *testing.T) {
 		{"bypass mode does not open the outside",
 			rules{}, edit(ModeBypass, filepath.Join(outside, "x")), Ask, "workspace"},
 		{"an explicit absolute allow rule opens an outside path",
-			rules{allow: []string{"Edit(" + outside + "/**)"}}, edit(ModeDefault, filepath.Join(outside, "x")), Allow, "Edit(" + outside + "/**)"},
+			rules{allow: []string{"Edit(/" + outside + "/**)"}}, edit(ModeDefault, filepath.Join(outside, "x")), Allow, "Edit(/" + outside + "/**)"},
 		{"an explicit read rule does not open writes",
-			rules{allow: []string{"Read(" + outside + "/**)"}}, edit(ModeDefault, filepath.Join(outside, "x")), Ask, "workspace"},
+			rules{allow: []string{"Read(/" + outside + "/**)"}}, edit(ModeDefault, filepath.Join(outside, "x")), Ask, "workspace"},
 		{"an explicit rule opens an outside path reached through a symlink",
-			rules{allow: []string{"Read(" + outside + "/**)"}}, read("escape/secret"), Allow, "Read(" + outside + "/**)"},
+			rules{allow: []string{"Read(/" + outside + "/**)"}}, read("escape/secret"), Allow, "Read(/" + outside + "/**)"},
 		{"an additional root is inside the workspace",
 			rules{}, read(filepath.Join(extra, "notes.md")), Allow, "read-only"},
 		{"a .git/config write asks even in bypass mode",
@@ -101,9 +101,9 @@ func TestH04_WorkspaceBoundary(t *testing.T) {
 		{"a Write rule allows writes",
 			rules{allow: []string{"Write(./src/*)"}}, Request{Tool: "Write", Target: Target{Paths: []string{"src/a.go"}, Access: AccessWrite}}, Allow, "Write(./src/*)"},
 		{"a deny rule on a symlink's real target denies",
-			rules{deny: []string{"Read(" + outside + "/secret)"}, allow: []string{"Read(" + outside + "/**)"}}, read("escape/secret"), Deny, "Read(" + outside + "/secret)"},
+			rules{deny: []string{"Read(/" + outside + "/secret)"}, allow: []string{"Read(/" + outside + "/**)"}}, read("escape/secret"), Deny, "Read(/" + outside + "/secret)"},
 		{"a deny rule on the path as written denies",
-			rules{deny: []string{"Read(./escape/**)"}, allow: []string{"Read(" + outside + "/**)"}}, read("escape/secret"), Deny, "Read(./escape/**)"},
+			rules{deny: []string{"Read(./escape/**)"}, allow: []string{"Read(/" + outside + "/**)"}}, read("escape/secret"), Deny, "Read(./escape/**)"},
 		{"a home rule opens a path under home",
 			rules{allow: []string{"Read(~/wb-test-notes/*)"}}, read("~/wb-test-notes/a.md"), Allow, "Read(~/wb-test-notes/*)"},
 		{"a home path without a rule asks",
@@ -130,7 +130,7 @@ func TestH04_SymlinkEscapeAsks(t *testing.T) {
 	d := p.Evaluate(edit(ModeAcceptEdits, "escape/secret"))
 	check(t, d, Ask, "workspace")
 	mustContain(t, d.Message, filepath.Join(outside, "secret"), "outside the workspace")
-	if want := "Edit(" + outside + "/**)"; d.Suggestion != want {
+	if want := "Edit(/" + outside + "/**)"; d.Suggestion != want {
 		t.Fatalf("Suggestion = %q, want %q", d.Suggestion, want)
 	}
 }

@@ -53,9 +53,9 @@ type compiledRule struct {
 	host    hostMatcher
 }
 
-// compileRule prepares r against the project root and home directory, which
-// anchor relative and ~ path patterns.
-func compileRule(r Rule, root, home string) (compiledRule, error) {
+// compileRule prepares r against the directories that anchor its path
+// patterns.
+func compileRule(r Rule, a anchors) (compiledRule, error) {
 	c := compiledRule{Rule: r, kind: specNone}
 	if r.Specifier == "" {
 		return c, nil
@@ -75,7 +75,7 @@ func compileRule(r Rule, root, home string) (compiledRule, error) {
 	case specHost:
 		c.host = newHostMatcher(strings.TrimPrefix(spec, "domain:"))
 	case specRead, specWrite:
-		pm, err := newPathMatcher(spec, root, home)
+		pm, err := newPathMatcher(spec, a)
 		if err != nil {
 			return c, err
 		}
@@ -88,7 +88,7 @@ func compileRule(r Rule, root, home string) (compiledRule, error) {
 		if h, ok := strings.CutPrefix(spec, "domain:"); ok {
 			c.host = newHostMatcher(h)
 		}
-		if pm, err := newPathMatcher(spec, root, home); err == nil {
+		if pm, err := newPathMatcher(spec, a); err == nil {
 			c.path = pm
 		}
 	}
@@ -97,10 +97,22 @@ func compileRule(r Rule, root, home string) (compiledRule, error) {
 
 // nameMatches reports whether the rule's name part covers tool.
 func (c *compiledRule) nameMatches(tool string) bool {
-	if c.Tool == "*" || c.Tool == tool {
+	if c.Tool == "*" || c.Tool == tool || mcpServerCovers(c.Tool, tool) {
 		return true
 	}
 	return strings.IndexByte(c.Tool, '*') >= 0 && wildcardMatch(c.Tool, tool)
+}
+
+// mcpServerCovers reports whether rule is a bare server rule, `mcp__github`,
+// and tool one of that server's tools, `mcp__github__create_issue`. Server
+// names hold no "__" (see mcp.ToolPrefix), so the first "__" after the
+// server ends it and `mcp__git` does not cover `mcp__github__x`.
+func mcpServerCovers(rule, tool string) bool {
+	server, ok := strings.CutPrefix(rule, "mcp__")
+	if !ok || server == "" || strings.Contains(server, "__") || strings.IndexByte(server, '*') >= 0 {
+		return false
+	}
+	return strings.HasPrefix(tool, rule+"__") && len(tool) > len(rule)+2
 }
 
 // wholeTool reports whether c is a bare rule that decides the call whatever
@@ -280,7 +292,19 @@ type pathMatcher struct {
 	component string
 }
 
-func newPathMatcher(spec, root, home string) (pathMatcher, error) {
+// anchors are the directories path rules are written against: the project
+// root for `/path`, the working directory for `./path` and `path`, the home
+// directory for `~/path`. `//path` needs none: it is absolute.
+type anchors struct {
+	project, work, home string
+}
+
+// newPathMatcher reads a path specifier the way Claude Code documents it, so
+// one rule means the same in both programs: `//path` is absolute, `~/path`
+// is in the home directory, `/path` is relative to the project root, and
+// `./path` or `dir/path` relative to the working directory. A pattern with no
+// slash at all (`*.env`) matches that name at any depth, gitignore-style.
+func newPathMatcher(spec string, a anchors) (pathMatcher, error) {
 	s := spec
 	if strings.HasSuffix(s, "/") {
 		s += "**"
@@ -288,19 +312,21 @@ func newPathMatcher(spec, root, home string) (pathMatcher, error) {
 	var abs string
 	switch {
 	case s == "~" || strings.HasPrefix(s, "~/"):
-		if home == "" {
+		if a.home == "" {
 			return pathMatcher{}, fmt.Errorf("cannot expand ~ in %q: no home directory", spec)
 		}
-		abs = escapeGlob(home) + s[1:]
+		abs = escapeGlob(a.home) + s[1:]
+	case strings.HasPrefix(s, "//"):
+		abs = s[1:]
 	case strings.HasPrefix(s, "/"):
-		abs = s
+		abs = escapeGlob(a.project) + s
 	case !strings.Contains(s, "/"):
 		if !doublestar.ValidatePattern(s) {
 			return pathMatcher{}, fmt.Errorf("invalid path pattern %q", spec)
 		}
 		return pathMatcher{valid: true, component: s}, nil
 	default:
-		abs = escapeGlob(root) + "/" + strings.TrimPrefix(s, "./")
+		abs = escapeGlob(a.work) + "/" + strings.TrimPrefix(s, "./")
 	}
 	abs = filepath.Clean(abs)
 	if !doublestar.ValidatePattern(abs) {

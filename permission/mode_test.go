@@ -69,7 +69,7 @@ func TestDontAskNamesWhatAsked(t *testing.T) {
 
 	d = p.Evaluate(Request{Tool: "Edit", Mode: ModeDontAsk, Target: Target{Paths: []string{"/elsewhere/x"}, Access: AccessWrite}})
 	check(t, d, Deny, "mode:dontAsk")
-	mustContain(t, d.Message, "workspace asked", "outside the workspace", "Edit(/elsewhere/x)")
+	mustContain(t, d.Message, "workspace asked", "outside the workspace", "Edit(//elsewhere/x)")
 }
 
 func TestDefaultAskCarriesASuggestion(t *testing.T) {

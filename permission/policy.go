@@ -39,6 +39,9 @@ type Policy struct {
 	protected []string
 	// home anchors ~ in rules and paths.
 	home string
+	// workDir anchors `./path` and `path` rules: the directory the session
+	// started in, the project directory unless SetWorkDir says otherwise.
+	workDir string
 	// callow, cask and cdeny are the rules compiled for matching, in the
 	// same order as allow, ask and deny.
 	callow, cask, cdeny []compiledRule
@@ -94,6 +97,48 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// SetWorkDir sets the directory `./path` and `dir/path` rules are relative
+// to, for a session started below its project root. Call it before adding
+// rules; rules added earlier are compiled again against it.
+func (p *Policy) SetWorkDir(dir string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.workDir = resolvePath(absPath(dir, p.root0(), p.home))
+	a := p.anchors()
+	for _, list := range []struct {
+		rules    []Rule
+		compiled []compiledRule
+	}{{p.allow, p.callow}, {p.ask, p.cask}, {p.deny, p.cdeny}} {
+		for i, r := range list.rules {
+			c, err := compileRule(r, a)
+			if err != nil {
+				return &RuleError{Raw: r.Raw, Source: r.Source, Reason: err.Error()}
+			}
+			list.compiled[i] = c
+		}
+	}
+	return nil
+}
+
+// WorkDir is the directory relative rules are anchored to.
+func (p *Policy) WorkDir() string {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.work()
+}
+
+func (p *Policy) work() string {
+	if p.workDir != "" {
+		return p.workDir
+	}
+	return p.root0()
+}
+
+// anchors are the directories this policy's path rules are written against.
+func (p *Policy) anchors() anchors {
+	return anchors{project: p.root0(), work: p.work(), home: p.home}
+}
+
 // root0 is the project directory, or the current directory for a Policy
 // not made by NewPolicy.
 func (p *Policy) root0() string {
@@ -127,7 +172,7 @@ func (p *Policy) addLocked(b Behavior, source, s string) error {
 	if err == nil {
 		r.Source = source
 		var c compiledRule
-		if c, err = compileRule(r, p.root0(), p.home); err == nil {
+		if c, err = compileRule(r, p.anchors()); err == nil {
 			switch b {
 			case Allow:
 				p.allow, p.callow = append(p.allow, r), append(p.callow, c)
@@ -183,7 +228,7 @@ func (p *Policy) Grant(rule string) error {
 			return err
 		}
 		r.Source = SessionSource
-		c, err := compileRule(r, p.root0(), p.home)
+		c, err := compileRule(r, p.anchors())
 		if err != nil {
 			return &RuleError{Raw: r.Raw, Source: SessionSource, Reason: err.Error()}
 		}

@@ -17,16 +17,17 @@ var subcommandTools = map[string]bool{
 
 // SessionRule is the rule a person grants with "Yes for this session": the
 // narrowest rule likely to cover the same kind of call again. Several rules
-// are joined by ", ", the form Grant accepts. workDir is the project
-// directory; relative paths in t are resolved against it.
+// are joined by ", ", the form Grant accepts. workDir is the directory the
+// session works in (the policy's WorkDir): relative paths in t are resolved
+// against it and `./` rules are relative to it.
 func SessionRule(tool string, t Target, workDir string) string {
 	return strings.Join(SessionRules(tool, t, workDir), ", ")
 }
 
 // SessionRules lists the rules of SessionRule: `Bash(<command>:*)` per
 // command part (two words for tools with subcommands such as git), `Edit(...)`
-// or `Read(...)` on each file's directory (relative to workDir inside it,
-// absolute outside), `WebFetch(domain:<host>)`, or the bare tool name when
+// or `Read(...)` on each file's directory (`./dir/**` inside workDir,
+// `//abs/**` outside), `WebFetch(domain:<host>)`, or the bare tool name when
 // the call has no target. A command that does not parse gets no rule: no
 // prefix rule could allow it.
 func SessionRules(tool string, t Target, workDir string) []string {
@@ -49,7 +50,7 @@ func SessionRules(tool string, t Target, workDir string) []string {
 		for _, p := range t.Paths {
 			real = append(real, resolveForms(p, root, home).real)
 		}
-		out = append(out, pathRules(t.Access, real, root, resolvePath(home))...)
+		out = append(out, pathRules(t.Access, real, root, root, resolvePath(home))...)
 	}
 	if h := normalizeHost(t.Host); h != "" {
 		out = append(out, hostRule(h))
@@ -89,12 +90,13 @@ func ruleIfValid(r string) string {
 }
 
 // pathRules proposes Edit (for writes) or Read rules on the directories of
-// real paths: `./dir/**` inside root, `/abs/dir/**` elsewhere. A file
-// directly in the home directory, in `/` or in a top-level directory
-// such as /etc gets a rule for that file alone: a grant of the whole
-// directory there would reach far more than the call asked for (~/.ssh,
-// all of /etc). /tmp is the exception, made for such files.
-func pathRules(a Access, real []string, root, home string) []string {
+// real paths: `./dir/**` inside work (the directory `./` rules are relative
+// to), `/dir/**` elsewhere inside the project root, `//abs/dir/**` outside
+// it. A file directly in the home directory, in `/` or in a top-level
+// directory such as /etc gets a rule for that file alone: a grant of the
+// whole directory there would reach far more than the call asked for
+// (~/.ssh, all of /etc). /tmp is the exception, made for such files.
+func pathRules(a Access, real []string, root, work, home string) []string {
 	name := "Read"
 	if a == AccessWrite {
 		name = "Edit"
@@ -107,16 +109,20 @@ func pathRules(a Access, real []string, root, home string) []string {
 		}
 		var spec string
 		switch {
-		case dir == root:
+		case dir == work:
 			spec = "./**"
-		case within(dir, root):
-			spec = "./" + escapeGlob(strings.TrimPrefix(dir[len(root):], "/")) + "/**"
-		case dir != p && tooBroad(dir, home):
-			spec = escapeGlob(p)
-		case dir == "/":
+		case within(dir, work):
+			spec = "./" + escapeGlob(strings.TrimPrefix(dir[len(work):], "/")) + "/**"
+		case dir == root:
 			spec = "/**"
+		case within(dir, root):
+			spec = escapeGlob(dir[len(root):]) + "/**"
+		case dir != p && tooBroad(dir, home):
+			spec = "/" + escapeGlob(p)
+		case dir == "/":
+			spec = "//**"
 		default:
-			spec = escapeGlob(dir) + "/**"
+			spec = "/" + escapeGlob(dir) + "/**"
 		}
 		if r := name + "(" + spec + ")"; ruleParses(r) {
 			out = append(out, r)

@@ -34,7 +34,7 @@ func TestSessionRules(t *testing.T) {
 		{"a write at the root gets the whole project", "Write", Target{Paths: []string{"README.md"}, Access: AccessWrite}, []string{"Edit(./**)"}},
 		{"a read inside gets a relative Read rule", "Read", Target{Paths: []string{"src/x.go"}, Access: AccessRead}, []string{"Read(./src/**)"}},
 		{"a directory is its own rule", "Glob", Target{Paths: []string{"src"}, Access: AccessRead}, []string{"Read(./src/**)"}},
-		{"a write outside gets an absolute rule", "Edit", Target{Paths: []string{filepath.Join(outside, "f")}, Access: AccessWrite}, []string{"Edit(" + outside + "/**)"}},
+		{"a write outside gets an absolute rule", "Edit", Target{Paths: []string{filepath.Join(outside, "f")}, Access: AccessWrite}, []string{"Edit(/" + outside + "/**)"}},
 		{"a host gets a domain rule", "WebFetch", Target{Host: "Docs.Example.com"}, []string{"WebFetch(domain:docs.example.com)"}},
 		{"an empty target gets the tool name", "mcp__x__y", Target{}, []string{"mcp__x__y"}},
 	}
@@ -98,11 +98,11 @@ func TestSessionRuleForAFileInABroadDirectoryIsTheFile(t *testing.T) {
 		path string
 		want string
 	}{
-		{filepath.Join(home, ".bashrc"), "Edit(" + filepath.Join(home, ".bashrc") + ")"},
-		{"/etc/hosts", "Edit(/etc/hosts)"},
-		{"/tmp/out.txt", "Edit(/tmp/**)"},
-		{filepath.Join(home, "notes"), "Edit(" + filepath.Join(home, "notes") + "/**)"},
-		{filepath.Join(home, "notes", "a.md"), "Edit(" + filepath.Join(home, "notes") + "/**)"},
+		{filepath.Join(home, ".bashrc"), "Edit(/" + filepath.Join(home, ".bashrc") + ")"},
+		{"/etc/hosts", "Edit(//etc/hosts)"},
+		{"/tmp/out.txt", "Edit(//tmp/**)"},
+		{filepath.Join(home, "notes"), "Edit(/" + filepath.Join(home, "notes") + "/**)"},
+		{filepath.Join(home, "notes", "a.md"), "Edit(/" + filepath.Join(home, "notes") + "/**)"},
 	}
 	write := func(path string) Decision {
 		return p.Evaluate(Request{Tool: "Edit", Target: Target{Paths: []string{path}, Access: AccessWrite}, WorkDir: project})
@@ -112,7 +112,7 @@ func TestSessionRuleForAFileInABroadDirectoryIsTheFile(t *testing.T) {
 			t.Errorf("%s: suggestion %q, want %q", c.path, d.Suggestion, c.want)
 		}
 	}
-	if err := p.Grant("Edit(" + filepath.Join(home, ".bashrc") + ")"); err != nil {
+	if err := p.Grant("Edit(/" + filepath.Join(home, ".bashrc") + ")"); err != nil {
 		t.Fatal(err)
 	}
 	if write(filepath.Join(home, ".bashrc")).Behavior == Ask || write(filepath.Join(home, ".profile")).Behavior != Ask {
