@@ -90,7 +90,9 @@ func HeadlessDenial(req ApprovalRequest) string {
 			b.WriteString(" (or choose another --permission-mode).")
 		}
 	case req.Decision.Rule == "unknown-target":
-		b.WriteString(" No rule can allow a file named only at run time; name the file in the command, or pass --permission-mode bypassPermissions.")
+		b.WriteString(" No rule or mode can allow a file named only at run time; name the file in the command.")
+	case req.Decision.Rule == "unknown":
+		b.WriteString(" No rule or mode can allow what the analysis cannot see before it runs; write the command without it.")
 	case strings.HasPrefix(req.Decision.Rule, "hook:"):
 		b.WriteString(" The hook asks for every such call; change the hook to let it run unattended.")
 	case req.Decision.Rule == "hard-deny" || req.Decision.Rule == "headless":
@@ -112,6 +114,8 @@ func describeRule(r string) string {
 		return "the protected-path check (git internals and settings files always ask)"
 	case r == "unknown-target":
 		return "the target check (a file named only when the command runs)"
+	case r == "unknown":
+		return "the shell analysis (part of the command is only known when it runs)"
 	case r == "hard-deny":
 		return "the hard-deny list, which holds in every mode"
 	case strings.HasPrefix(r, "hook:"):

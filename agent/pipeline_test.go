@@ -422,7 +422,8 @@ func TestHeadlessDenialFitsWhatAsked(t *testing.T) {
 		{"tool", "Bash(make:*)", "pass --allow 'Bash(make:*)' (or choose another --permission-mode)"},
 		{"workspace", "Edit(//tmp/**)", "pass --allow 'Edit(//tmp/**)'"},
 		{"Bash(git push:*)", "", `The ask rule "Bash(git push:*)" takes precedence`},
-		{"unknown-target", "", "No rule can allow a file named only at run time"},
+		{"unknown-target", "", "No rule or mode can allow a file named only at run time"},
+		{"unknown", "", "No rule or mode can allow what the analysis cannot see"},
 		{"hook:guard", "", "change the hook"},
 	}
 	for _, c := range cases {

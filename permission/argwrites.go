@@ -9,8 +9,11 @@ import (
 // write. For the common programs whose arguments name the files they
 // change, those files are checked like an Edit's (path rules, protected
 // files, the workspace boundary), just as redirection targets are, so an
-// allowed `rm` still asks before `rm -rf ~/notes`. Other programs' arguments
-// are not paths to the policy.
+// allowed `rm` still asks before `rm -rf ~/notes`. Their options are read
+// as GNU getopt reads them: clustered short options (`-rt DIR`, `-t/dir`),
+// long options by any unambiguous prefix (`--target=DIR`,
+// `--target-directory DIR`), options after operands, `--`. Other programs'
+// arguments are not paths to the policy.
 
 // writeArgs says which operands of a program are files it writes.
 type writeArgs int
@@ -21,24 +24,51 @@ const (
 	afterFirst                   // chmod 644 a b: a and b
 )
 
+// writer describes one program: which operands it writes, its short
+// options that take a value, and its long options (name -> takes a value).
+type writer struct {
+	kind  writeArgs
+	short string
+	long  map[string]bool
+}
+
+// Long options shared by the coreutils that copy, move and link.
+var copyLong = map[string]bool{
+	"target-directory": true, "suffix": true, "backup": false, "no-target-directory": false,
+	"sparse": true, "no-preserve": true, "preserve": false, "reflink": false, "update": false,
+	"context": false, "mode": true, "owner": true, "group": true, "strip-program": true,
+}
+
+// installLong adds install's --directory to the shared options.
+var installLong = func() map[string]bool {
+	m := map[string]bool{"directory": false}
+	for k, v := range copyLong {
+		m[k] = v
+	}
+	return m
+}()
+
 // fileWriters are the programs checked, by base name.
-var fileWriters = map[string]writeArgs{
-	"rm": allOperands, "rmdir": allOperands, "unlink": allOperands, "shred": allOperands,
-	"touch": allOperands, "mkdir": allOperands, "truncate": allOperands, "tee": allOperands,
-	"mv": allOperands, // the sources are gone afterwards
-	"cp": lastOperand, "ln": lastOperand, "install": lastOperand, "rsync": lastOperand,
-	"chmod": afterFirst, "chown": afterFirst, "chgrp": afterFirst,
+var fileWriters = map[string]writer{
+	"rm":       {kind: allOperands},
+	"rmdir":    {kind: allOperands},
+	"unlink":   {kind: allOperands},
+	"shred":    {kind: allOperands, short: "ns", long: map[string]bool{"iterations": true, "size": true, "random-source": true, "remove": false}},
+	"touch":    {kind: allOperands, short: "drt", long: map[string]bool{"date": true, "reference": true, "time": true}},
+	"mkdir":    {kind: allOperands, short: "m", long: map[string]bool{"mode": true, "context": false}},
+	"truncate": {kind: allOperands, short: "sr", long: map[string]bool{"size": true, "reference": true}},
+	"tee":      {kind: allOperands, long: map[string]bool{"output-error": false}},
+	"mv":       {kind: allOperands, short: "St", long: copyLong}, // the sources are gone afterwards
+	"cp":       {kind: lastOperand, short: "St", long: copyLong},
+	"ln":       {kind: lastOperand, short: "St", long: copyLong},
+	"install":  {kind: lastOperand, short: "gmoSt", long: installLong},
+	"rsync":    {kind: lastOperand, short: "eTfB", long: map[string]bool{"rsh": true, "temp-dir": true, "filter": true, "exclude": true, "include": true, "backup-dir": true, "suffix": true, "rsync-path": true, "partial-dir": true, "log-file": true, "password-file": true, "files-from": true, "exclude-from": true, "include-from": true, "chmod": true, "chown": true, "compare-dest": true, "copy-dest": true, "link-dest": true, "out-format": true, "max-size": true, "min-size": true, "timeout": true, "port": true, "bwlimit": true}},
+	"chmod":    {kind: afterFirst, long: map[string]bool{"reference": true}},
+	"chown":    {kind: afterFirst, long: map[string]bool{"reference": true, "from": true}},
+	"chgrp":    {kind: afterFirst, long: map[string]bool{"reference": true}},
 }
 
-// valueOptions are short options of those programs that take the next word
-// as their value (`truncate -s 0 f`, `install -m 644 a b`), so the value is
-// not taken for a file.
-var valueOptions = map[string]string{
-	"truncate": "sr", "install": "mogS", "mkdir": "m", "cp": "S", "mv": "S", "ln": "S",
-	"shred": "nsu", "rsync": "e",
-}
-
-// argWrites returns the files a command (its words after quote removal,
+// argWrites returns the files a command (its words after expansion,
 // wrappers such as sudo already removed) writes through its arguments, and
 // whether one of them is only known when it runs.
 func argWrites(words []string) (files []string, blind bool) {
@@ -46,118 +76,243 @@ func argWrites(words []string) (files []string, blind bool) {
 		return nil, false
 	}
 	prog := path.Base(words[0])
-	kind, ok := fileWriters[prog]
+	wr, ok := fileWriters[prog]
 	if !ok {
-		if prog == "dd" {
+		switch prog {
+		case "dd":
 			return ddWrites(words[1:])
-		}
-		if prog == "sed" {
+		case "sed":
 			return sedWrites(words[1:])
 		}
 		return nil, false
 	}
-	var operands []string
-	target := "" // from -t DIR / --target-directory=DIR
-	takes := valueOptions[prog]
+	var operands, targets []string
+	dirsOnly := false // install -d: every operand is a directory it creates
+	reference := false
 	for i := 1; i < len(words); i++ {
-		w := words[i]
+		a := words[i]
 		switch {
-		case w == "--":
+		case a == "--":
 			operands = append(operands, words[i+1:]...)
 			i = len(words)
-		case strings.HasPrefix(w, "--target-directory="):
-			target = strings.TrimPrefix(w, "--target-directory=")
-		case w == "-t" && i+1 < len(words) && (kind == lastOperand):
-			target = words[i+1]
-			i++
-		case strings.HasPrefix(w, "--"):
-			// A long option; its value, if any, is joined with "=".
-		case len(w) > 1 && w[0] == '-':
-			if strings.ContainsAny(w[len(w)-1:], takes) && i+1 < len(words) {
-				i++ // the option's value
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			full, known := longOption(name, wr.long)
+			if !known && name != "" {
+				if prog == "chmod" || prog == "chown" || prog == "chgrp" {
+					break
+				}
+				// Unknown or ambiguous: getopt refuses it, so the
+				// command does not run; read its value as a file.
+				if hasVal {
+					targets = append(targets, val)
+				}
+				break
 			}
-		default:
-			operands = append(operands, w)
-		}
-	}
-	switch {
-	case target != "":
-		operands = []string{target}
-	case kind == lastOperand && len(operands) > 0:
-		operands = operands[len(operands)-1:]
-	case kind == afterFirst && len(operands) > 0 && !hasPrefixed(words, "--reference"):
-		operands = operands[1:] // the mode or owner
-	}
-	return writeTargets(operands)
-}
-
-// ddWrites finds dd's output file (of=FILE).
-func ddWrites(args []string) ([]string, bool) {
-	for _, a := range args {
-		if f, ok := strings.CutPrefix(a, "of="); ok {
-			return writeTargets([]string{f})
-		}
-	}
-	return nil, false
-}
-
-// sedWrites finds the files `sed -i` edits in place: its operands after the
-// script, which is the first operand unless -e or -f gave it.
-func sedWrites(args []string) ([]string, bool) {
-	inPlace, scriptGiven := false, false
-	var operands []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-i" || strings.HasPrefix(a, "-i") && !strings.HasPrefix(a, "--") || strings.HasPrefix(a, "--in-place"):
-			inPlace = true
-		case a == "-e" || a == "-f" || a == "--expression" || a == "--file":
-			scriptGiven = true
-			i++
-		case strings.HasPrefix(a, "--expression=") || strings.HasPrefix(a, "--file="):
-			scriptGiven = true
-		case len(a) > 1 && a[0] == '-':
-			if strings.ContainsAny(a, "ef") && !strings.HasPrefix(a, "--") {
-				scriptGiven = true
+			if wr.long[full] && !hasVal && i+1 < len(words) {
 				i++
+				val, hasVal = words[i], true
+			}
+			switch full {
+			case "target-directory":
+				targets = append(targets, val)
+			case "reference":
+				reference = true
+			case "backup", "suffix":
+				if hasVal && strings.Contains(val, "/") {
+					return nil, true // a backup written elsewhere
+				}
+			case "directory":
+				dirsOnly = true
+			}
+		case len(a) > 1 && a[0] == '-' && !(prog == "chmod" && isModeOption(a)):
+			for j := 1; j < len(a); j++ {
+				c := a[j]
+				if prog == "install" && c == 'd' {
+					dirsOnly = true
+				}
+				if strings.IndexByte(wr.short, c) < 0 {
+					continue
+				}
+				val := a[j+1:]
+				if val == "" && i+1 < len(words) {
+					i++
+					val = words[i]
+				}
+				switch c {
+				case 't':
+					targets = append(targets, val)
+				case 'S':
+					if strings.Contains(val, "/") {
+						return nil, true
+					}
+				case 'r':
+					if prog == "touch" || prog == "truncate" {
+						reference = true // a file read, not written
+					}
+				}
+				break
 			}
 		default:
 			operands = append(operands, a)
 		}
 	}
-	if !inPlace {
-		return nil, false
+	switch {
+	case dirsOnly:
+		files = append(operands, targets...)
+	case prog == "mv":
+		files = append(operands, targets...)
+	case len(targets) > 0:
+		files = targets
+	case wr.kind == lastOperand && len(operands) > 0:
+		files = operands[len(operands)-1:]
+	case wr.kind == afterFirst && len(operands) > 0:
+		if reference {
+			files = operands // --reference gives the mode
+		} else {
+			files = operands[1:] // the mode or owner
+		}
+	default:
+		files = operands
 	}
-	if !scriptGiven && len(operands) > 0 {
-		operands = operands[1:]
-	}
-	return writeTargets(operands)
+	return files, false
 }
 
-// writeTargets keeps the names that are files (not the null device) and
-// cuts a glob back to the directory it searches, which is what could be
-// written. A name holding an expansion makes the command blind.
-func writeTargets(names []string) (files []string, blind bool) {
-	for _, n := range names {
-		switch {
-		case n == "" || harmlessTarget(n):
-		case strings.IndexByte(n, opaque) >= 0:
-			blind = true
-		default:
-			if i := strings.IndexAny(n, "*?["); i >= 0 {
-				n = path.Dir(n[:i] + "x") // the directory the glob is in
+// longOption finds the long option name abbreviates, as getopt_long does:
+// an exact name, or the only one it is a prefix of.
+func longOption(name string, opts map[string]bool) (string, bool) {
+	if _, ok := opts[name]; ok {
+		return name, true
+	}
+	found := ""
+	for o := range opts {
+		if strings.HasPrefix(o, name) {
+			if found != "" {
+				return "", false // ambiguous
 			}
-			files = append(files, n)
+			found = o
 		}
 	}
-	return files, blind
+	return found, found != ""
 }
 
-func hasPrefixed(words []string, prefix string) bool {
-	for _, w := range words {
-		if strings.HasPrefix(w, prefix) {
-			return true
+// isModeOption reports whether a chmod argument that starts with '-' is a
+// mode (`chmod -x f`, `-w`, `-rwx`) rather than one of its options
+// (-c -f -v -R).
+func isModeOption(a string) bool {
+	return strings.Trim(a[1:], "cfvR") != ""
+}
+
+// ddWrites finds dd's output file (of=FILE).
+func ddWrites(args []string) ([]string, bool) {
+	var files []string
+	for _, a := range args {
+		if f, ok := strings.CutPrefix(a, "of="); ok {
+			files = append(files, f)
 		}
 	}
-	return false
+	return files, false
+}
+
+// sedShort are GNU sed's short options that take a value; -i takes an
+// optional one, attached.
+const sedShort = "efl"
+
+// sedLong are GNU sed's long options (name -> takes a value).
+var sedLong = map[string]bool{
+	"expression": true, "file": true, "in-place": false, "line-length": true, "null-data": false,
+	"zero-terminated": false, "quiet": false, "silent": false, "regexp-extended": false,
+	"separate": false, "sandbox": false, "debug": false, "posix": false, "unbuffered": false,
+	"follow-symlinks": false, "binary": false, "help": false, "version": false,
+}
+
+// sedWrites finds the files sed writes: the operands of `sed -i` (which
+// edits them in place, with a backup next to them when a suffix is given)
+// and the files of the script's w commands and s///w flags. A script read
+// from a file, or one that runs commands (e, s///e), is unknown.
+func sedWrites(args []string) ([]string, bool) {
+	inPlace, sandbox := false, false
+	var scripts, operands []string
+	fromFile := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			operands = append(operands, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			full, ok := longOption(name, sedLong)
+			if !ok {
+				return nil, true // getopt would refuse it; do not guess
+			}
+			if sedLong[full] && !hasVal && i+1 < len(args) {
+				i++
+				val = args[i]
+			}
+			switch full {
+			case "expression":
+				scripts = append(scripts, val)
+			case "file":
+				fromFile = true
+			case "in-place":
+				inPlace = true
+				if strings.Contains(val, "/") {
+					return nil, true
+				}
+			case "sandbox":
+				sandbox = true
+			}
+		case len(a) > 1 && a[0] == '-':
+		cluster:
+			for j := 1; j < len(a); j++ {
+				c := a[j]
+				switch {
+				case c == 'i':
+					inPlace = true
+					if strings.Contains(a[j+1:], "/") {
+						return nil, true
+					}
+					break cluster // the rest is the backup suffix
+				case strings.IndexByte(sedShort, c) >= 0:
+					val := a[j+1:]
+					if val == "" && i+1 < len(args) {
+						i++
+						val = args[i]
+					}
+					switch c {
+					case 'e':
+						scripts = append(scripts, val)
+					case 'f':
+						fromFile = true
+					}
+					break cluster
+				}
+			}
+		default:
+			operands = append(operands, a)
+		}
+	}
+	if len(scripts) == 0 && !fromFile && len(operands) > 0 {
+		scripts, operands = operands[:1], operands[1:]
+	}
+	var files []string
+	if inPlace {
+		files = append(files, operands...)
+	}
+	if fromFile && !sandbox {
+		return files, true
+	}
+	script := strings.Join(scripts, "\n")
+	if strings.IndexByte(script, opaque) >= 0 {
+		return files, true
+	}
+	w, ok := sedScriptWrites(script)
+	if !ok && !sandbox {
+		return files, true
+	}
+	if !sandbox {
+		files = append(files, w...)
+	}
+	return files, false
 }

@@ -44,6 +44,12 @@ type evaluation struct {
 	writes     []pathForms
 	writers    []string
 	blindWrite bool
+	// anyProgram is set when a part's program is only known at run time,
+	// so no rule can be passed over by its program.
+	anyProgram bool
+	// unknown says why a line cannot be judged before it runs, "" when
+	// every line can.
+	unknown string
 }
 
 // Evaluate decides whether a call may run. The stages, first verdict wins:
@@ -85,8 +91,15 @@ func (p *Policy) prepare(e *evaluation, req Request) {
 		}
 	}
 	for _, a := range e.cmds {
+		e.anyProgram = e.anyProgram || a.anyProgram || a.err != nil
+		if e.unknown == "" {
+			e.unknown = a.unknown
+		}
 		for _, pt := range a.parts {
 			e.programs = append(e.programs, firstWord(pt.text))
+			if pt.alt != "" {
+				e.programs = append(e.programs, firstWord(pt.alt))
+			}
 			for _, x := range pt.extra {
 				e.programs = append(e.programs, firstWord(x))
 			}
@@ -104,8 +117,10 @@ func (p *Policy) prepare(e *evaluation, req Request) {
 	for _, a := range e.cmds {
 		e.blindWrite = e.blindWrite || a.blindWrite
 		for _, w := range a.writes {
-			e.writes = append(e.writes, resolveForms(w.path, base(), p.home))
-			e.writers = append(e.writers, w.by)
+			for _, f := range expandWrite(w, base()) {
+				e.writes = append(e.writes, resolveForms(f, base(), p.home))
+				e.writers = append(e.writers, w.by)
+			}
 		}
 	}
 }
@@ -135,6 +150,19 @@ func (p *Policy) decide(e *evaluation) Decision {
 	}
 	if d, ok := p.boundary(e); ok {
 		return d
+	}
+	if req.Mode != ModePlan {
+		// What cannot be seen before it runs asks in every mode, bare
+		// rules and bypassPermissions included (H15); plan mode denies
+		// it below like any other call that changes something.
+		if e.unknown != "" {
+			return Decision{Behavior: Ask, Rule: "unknown",
+				Message: describe(e) + " cannot be judged before it runs: " + e.unknown + ", so it asks every time"}
+		}
+		if e.blindWrite {
+			return Decision{Behavior: Ask, Rule: "unknown-target",
+				Message: describe(e) + " writes to a file whose name is only known when it runs (a variable, or a relative name after cd), so no rule can allow it in advance"}
+		}
 	}
 	switch req.Mode {
 	case ModeBypass:
@@ -168,11 +196,6 @@ func (p *Policy) decide(e *evaluation) Decision {
 		if d.Message == "" {
 			d.Message = "approve " + req.Tool + "?"
 		}
-	}
-	if e.blindWrite {
-		// No rule could cover it, so none is suggested.
-		return Decision{Behavior: Ask, Rule: "unknown-target",
-			Message: describe(e) + " writes to a file whose name is only known when it runs (a variable, or a relative name after cd), so no rule can allow it in advance"}
 	}
 	if d.Suggestion == "" {
 		d.Suggestion = strings.Join(p.suggestUncovered(e), ", ")
@@ -233,7 +256,7 @@ func forbidAsk(m Mode, d Decision, e *evaluation) Decision {
 func (p *Policy) firstMatch(rules []compiledRule, e *evaluation) *compiledRule {
 	for i := range rules {
 		r := &rules[i]
-		if !r.aboutPrograms(e.programs) {
+		if !e.anyProgram && !r.aboutPrograms(e.programs) {
 			continue
 		}
 		if r.wholeTool(e) {
@@ -245,11 +268,11 @@ func (p *Policy) firstMatch(rules []compiledRule, e *evaluation) *compiledRule {
 		if r.commandRule(e.req.Tool) {
 			for _, a := range e.cmds {
 				for _, pt := range a.parts {
-					if r.cmd.match(pt.text) {
+					if r.matchesCommand(pt.text) {
 						return r
 					}
 					for _, x := range pt.extra {
-						if r.cmd.match(x) {
+						if r.matchesCommand(x) {
 							return r
 						}
 					}
@@ -371,7 +394,7 @@ func (p *Policy) allowedBy(e *evaluation) string {
 			return p.callow[i].Raw
 		}
 	}
-	if e.parseErr || e.blindWrite {
+	if e.parseErr || e.blindWrite || e.unknown != "" {
 		return ""
 	}
 	var used []string
@@ -386,9 +409,12 @@ func (p *Policy) allowedBy(e *evaluation) string {
 		return true
 	}
 	for _, a := range e.cmds {
+		if a.envTaint {
+			return "" // the line sets a variable that is not inert
+		}
 		for _, pt := range a.parts {
 			items++
-			if !use(p.commandAllowRule(e, pt.text)) {
+			if pt.envPrefix || !use(p.partAllowRule(e, pt)) {
 				return ""
 			}
 		}
@@ -409,6 +435,15 @@ func (p *Policy) allowedBy(e *evaluation) string {
 		return ""
 	}
 	return strings.Join(used, ", ")
+}
+
+// partAllowRule returns the allow rule matching a part as written or by the
+// base name of a program in a system directory, or nil.
+func (p *Policy) partAllowRule(e *evaluation, pt part) *compiledRule {
+	if r := p.commandAllowRule(e, pt.text); r != nil || pt.alt == "" {
+		return r
+	}
+	return p.commandAllowRule(e, pt.alt)
 }
 
 func (p *Policy) commandAllowRule(e *evaluation, text string) *compiledRule {
@@ -443,7 +478,7 @@ func (p *Policy) suggestUncovered(e *evaluation) []string {
 			continue
 		}
 		for _, pt := range a.parts {
-			if p.commandAllowRule(e, pt.text) == nil {
+			if p.partAllowRule(e, pt) == nil {
 				if r := commandRule(pt); r != "" {
 					out = append(out, r)
 				}

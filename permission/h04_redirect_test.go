@@ -35,7 +35,8 @@ func TestH04_RedirectionsFollowTheBoundary(t *testing.T) {
 		{"echo hi > .git/config", Ask, "protected", "redirection"},
 		{"echo hi > .workbench/settings.json", Ask, "protected", ""},
 		{"echo hi > \"$TARGET\"", Ask, "unknown-target", "only known when it runs"},
-		{"cd /etc && echo hi > passwd", Ask, "unknown-target", "only known when it runs"},
+		{"cd /etc && echo hi > passwd", Ask, "workspace", "/etc/passwd"},
+		{"cd src && echo hi > passwd", Ask, "unknown-target", "only known when it runs"}, // CDPATH may send it anywhere
 		{"cd src && echo hi > " + filepath.Join(project, "out.txt"), Allow, "Bash(cd:*), Bash(echo:*)", ""},
 	}
 	checkCommands(t, p, project, cases)

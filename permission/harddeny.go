@@ -42,12 +42,22 @@ var systemDirs = map[string]bool{
 	"/Applications": true, "/private": true,
 }
 
-// diskPrefixes are the /dev names of whole disks and their partitions.
-var diskPrefixes = []string{"sd", "nvme", "hd", "vd", "xvd", "mmcblk", "disk", "rdisk"}
+// diskPrefixes are the /dev names of whole disks, their partitions and the
+// block devices built on them.
+var diskPrefixes = []string{"sd", "nvme", "hd", "vd", "xvd", "mmcblk", "disk", "rdisk",
+	"md", "dm-", "mapper/", "nbd", "loop", "root", "block/"}
 
-// denyWords returns why the simple command with these word values is
-// catastrophic, or "".
-func denyWords(vals []string) string {
+// diskTools are programs that erase or repartition the device they are
+// given.
+var diskTools = map[string]bool{
+	"mke2fs": true, "mkswap": true, "wipefs": true, "mkdosfs": true, "mkntfs": true,
+	"mkexfatfs": true, "blkdiscard": true, "sgdisk": true, "sfdisk": true, "parted": true,
+	"fdisk": true, "cfdisk": true, "shred": true, "badblocks": true, "cryptsetup": true,
+}
+
+// denyWords returns why the simple command with these word values, run in
+// one of d, is catastrophic, or "".
+func denyWords(vals []string, d dirs) string {
 	vals, _ = unwrap(vals)
 	if len(vals) == 0 {
 		return ""
@@ -55,10 +65,12 @@ func denyWords(vals []string) string {
 	name := path.Base(vals[0])
 	switch {
 	case name == "rm":
-		return denyRm(vals[1:])
-	case strings.HasPrefix(name, "mkfs"):
+		return denyRm(vals[1:], d)
+	case name == "find":
+		return denyFind(vals[1:], d)
+	case strings.HasPrefix(name, "mkfs") || diskTools[name]:
 		for _, v := range vals[1:] {
-			if strings.HasPrefix(v, "/dev/") {
+			if isDiskDevice(v) || (strings.HasPrefix(name, "mkfs") && strings.HasPrefix(v, "/dev/")) {
 				return name + " on " + v + " erases the file system on that device"
 			}
 		}
@@ -74,7 +86,7 @@ func denyWords(vals []string) string {
 
 // denyRm judges the arguments of rm: recursive removal of the file system
 // root, the home directory or a top-level system directory.
-func denyRm(args []string) string {
+func denyRm(args []string, d dirs) string {
 	recursive := false
 	var targets []string
 	opts := true
@@ -92,12 +104,56 @@ func denyRm(args []string) string {
 	if !recursive {
 		return ""
 	}
+	return catastrophicTargets(targets, d)
+}
+
+// denyFind judges find: deleting (-delete, -exec rm) under / or home.
+func denyFind(args []string, d dirs) string {
+	deletes := false
+	var roots []string
+	for i, a := range args {
+		switch {
+		case a == "-delete":
+			deletes = true
+		case (a == "-exec" || a == "-execdir" || a == "-ok") && i+1 < len(args) && path.Base(args[i+1]) == "rm":
+			deletes = true
+		case !deletes && !strings.HasPrefix(a, "-") && a != "(" && a != "!" && len(roots) == i:
+			roots = append(roots, a)
+		}
+	}
+	if !deletes {
+		return ""
+	}
+	return catastrophicTargets(roots, d)
+}
+
+// catastrophicTargets names what removing one of targets in d would
+// destroy, or "".
+func catastrophicTargets(targets []string, d dirs) string {
 	for _, t := range targets {
-		if what := catastrophicTarget(t); what != "" {
-			return "it recursively deletes " + what
+		for _, p := range placed(t, d) {
+			if what := catastrophicTarget(p); what != "" {
+				return "it recursively deletes " + what
+			}
 		}
 	}
 	return ""
+}
+
+// placed returns t as seen from each absolute directory of d (relative
+// names in the start directory stay relative: where that is, is not known
+// here).
+func placed(t string, d dirs) []string {
+	if path.IsAbs(t) || strings.HasPrefix(t, "~") || d.unknown {
+		return []string{t}
+	}
+	out := []string{t}
+	for _, dir := range d.list {
+		if path.IsAbs(dir) {
+			out = append(out, dir+"/"+t)
+		}
+	}
+	return out
 }
 
 // catastrophicTarget names what removing t would destroy, or "".
@@ -115,18 +171,49 @@ func catastrophicTarget(t string) string {
 	if !strings.HasPrefix(t, "/") {
 		return ""
 	}
-	base := t
-	if b, ok := strings.CutSuffix(base, "/*"); ok {
-		base = b
+	clean := path.Clean(t)
+	if p, _, _ := specialTarget(t); p != "" && path.IsAbs(p) {
+		clean = path.Clean(p)
 	}
-	clean := path.Clean("/" + base)
+	if strings.ContainsAny(clean, "*?[") {
+		return catastrophicPattern(clean)
+	}
+	base := clean
 	switch {
-	case clean == "/":
+	case base == "/":
 		return "/ (the whole file system)"
-	case systemDirs[clean]:
-		return "the system directory " + clean
-	case clean == homeDir() && clean != "/":
+	case systemDirs[base]:
+		return "the system directory " + base
+	case base == homeDir() && base != "/":
 		return "the home directory"
+	case path.Dir(base) == "/home" || path.Dir(base) == "/Users":
+		return "the home directory " + base
+	}
+	return ""
+}
+
+// catastrophicPattern judges a glob: one that matches /, a system or home
+// directory, or everything in one of them (`/*`, `/e??`, `~/*`).
+func catastrophicPattern(p string) string {
+	candidates := []string{"/"}
+	for dir := range systemDirs {
+		candidates = append(candidates, dir)
+	}
+	if h := homeDir(); h != "" {
+		candidates = append(candidates, h)
+	}
+	dir, last := path.Dir(p), path.Base(p)
+	matchAll := strings.Trim(last, "*?.") == "" && strings.ContainsAny(last, "*?")
+	for _, c := range candidates {
+		if ok, _ := path.Match(p, c); ok {
+			return "the directory " + c + " (matched by " + p + ")"
+		}
+		if ok, _ := path.Match(dir, c); matchAll && (ok || dir == c) {
+			if c == "/" {
+				return "/ (the whole file system)"
+			}
+			return "everything in " + c
+		}
 	}
 	return ""
 }
@@ -147,18 +234,19 @@ func isDiskDevice(p string) bool {
 
 // isForkBomb reports whether the function name's body starts copies of
 // itself without waiting for them: a call to itself in the background, or
-// piped into itself (`:(){ :|:& };:`). A recursive function that waits for
-// its own calls is not flagged.
+// on both sides of a pipe (`:(){ :|:& };:`), however deeply nested in
+// blocks, subshells or loops, named as written, quoted or as $FUNCNAME. A
+// recursive function that waits for its own calls is not flagged.
 func isForkBomb(name string, body *syntax.Stmt) bool {
 	found := false
 	syntax.Walk(body, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
-			if n.Background && stmtCalls(n, name) {
+			if n.Background && callsSelf(n, name) {
 				found = true
 			}
 		case *syntax.BinaryCmd:
-			if (n.Op == syntax.Pipe || n.Op == syntax.PipeAll) && stmtCalls(n.X, name) && stmtCalls(n.Y, name) {
+			if (n.Op == syntax.Pipe || n.Op == syntax.PipeAll) && callsSelf(n.X, name) && callsSelf(n.Y, name) {
 				found = true
 			}
 		}
@@ -167,16 +255,29 @@ func isForkBomb(name string, body *syntax.Stmt) bool {
 	return found
 }
 
-// stmtCalls reports whether s runs the command name directly or as one side
-// of a pipeline or list.
-func stmtCalls(s *syntax.Stmt, name string) bool {
-	switch c := s.Cmd.(type) {
-	case *syntax.CallExpr:
-		return len(c.Args) > 0 && c.Args[0].Lit() == name
-	case *syntax.BinaryCmd:
-		return stmtCalls(c.X, name) || stmtCalls(c.Y, name)
-	}
-	return false
+// callsSelf reports whether n runs the function name anywhere inside.
+func callsSelf(n syntax.Node, name string) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || len(c.Args) == 0 {
+			return !found
+		}
+		first := c.Args[0]
+		if v, ok := literalWord(first); ok && v == name {
+			found = true
+		}
+		if len(first.Parts) == 1 {
+			if p, ok := first.Parts[0].(*syntax.ParamExp); ok && p.Param != nil && p.Param.Value == "FUNCNAME" {
+				found = true
+			}
+			if l, ok := first.Parts[0].(*syntax.Lit); ok && strings.ReplaceAll(l.Value, `\`, "") == name {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // roughForkBomb looks for `f(){ f|f& }` in text the parser rejected.

@@ -3,6 +3,7 @@ package permission
 import (
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,8 +50,11 @@ type compiledRule struct {
 	// starts with the same word, so most rules are passed over with one
 	// string comparison (see firstWord).
 	program string
-	path    pathMatcher
-	host    hostMatcher
+	// base matches the rule with its program's path cut to the base name
+	// (`Bash(/bin/rm:*)` as `Bash(rm:*)`): deny and ask rules use it.
+	base *cmdMatcher
+	path pathMatcher
+	host hostMatcher
 }
 
 // compileRule prepares r against the directories that anchor its path
@@ -71,6 +75,15 @@ func compileRule(r Rule, a anchors) (compiledRule, error) {
 		c.cmd = m
 		if m.mode != cmdGlob {
 			c.program = firstWord(m.text)
+		}
+		if prog := firstWord(m.text); m.mode != cmdGlob && strings.Contains(prog, "/") {
+			b := m
+			b.text = path.Base(prog) + m.text[len(prog):]
+			if b.mode == cmdPrefix {
+				b.prefix = b.text + " "
+			}
+			c.base = &b
+			c.program = "" // matched by either name
 		}
 	case specHost:
 		c.host = newHostMatcher(strings.TrimPrefix(spec, "domain:"))
@@ -139,6 +152,16 @@ func firstWord(s string) string {
 // one of these.
 func (c *compiledRule) aboutPrograms(programs []string) bool {
 	return c.program == "" || slices.Contains(programs, c.program)
+}
+
+// matchesCommand reports whether a deny or ask rule matches a command
+// part: as written, by its program's base name, or, for a part holding a
+// value only known at run time, for some value it might take.
+func (c *compiledRule) matchesCommand(text string) bool {
+	if strings.IndexByte(text, opaque) >= 0 {
+		return c.cmd.mightMatch(text) || (c.base != nil && c.base.mightMatch(text))
+	}
+	return c.cmd.match(text) || (c.base != nil && c.base.match(text))
 }
 
 // commandRule reports whether c's specifier applies to the call's commands.
@@ -219,11 +242,79 @@ func normalizeCommand(s string) (string, error) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
+		if v, ok := ruleWordValue(w); ok {
+			b.WriteString(v)
+			continue
+		}
 		if err := pr.Print(&b, w); err != nil {
 			return s, nil
 		}
 	}
 	return b.String(), nil
+}
+
+// ruleWordValue is a rule word's value after quote removal, when it holds
+// no expansion (a `*` stays a wildcard).
+func ruleWordValue(w *syntax.Word) (string, bool) {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			if _, ok := literalWord(&syntax.Word{Parts: p.Parts}); !ok {
+				return "", false
+			}
+		default:
+			return "", false
+		}
+	}
+	x := &expander{}
+	vals, _ := x.fields(w)
+	v := strings.Join(vals, " ")
+	return v, strings.IndexByte(v, opaque) < 0
+}
+
+// mightMatch reports whether some value of part, whose opaque bytes stand
+// for any text, would match: a deny or ask rule that might match decides
+// (H15). It compares the rule's pattern with the part's as two patterns (a
+// '*' in a prefix rule's text counts as a wildcard here, which only makes
+// the rule match more).
+func (m *cmdMatcher) mightMatch(part string) bool {
+	if m.mode == cmdPrefix {
+		return meet(m.text, part, true) || meet(m.prefix+"*", part, true)
+	}
+	return meet(m.text, part, true)
+}
+
+// meet decides whether the patterns share a string, by dynamic
+// programming over positions; pStars says whether '*' in p is a wildcard.
+func meet(p, q string, pStars bool) bool {
+	type pos struct{ i, j int }
+	seen := map[pos]bool{}
+	var f func(i, j int) bool
+	f = func(i, j int) bool {
+		if i == len(p) && j == len(q) {
+			return true
+		}
+		k := pos{i, j}
+		if v, ok := seen[k]; ok {
+			return v
+		}
+		seen[k] = false
+		pw := i < len(p) && pStars && p[i] == '*'
+		qw := j < len(q) && q[j] == opaque
+		var r bool
+		switch {
+		case pw:
+			r = f(i+1, j) || (j < len(q) && f(i, j+1))
+		case qw:
+			r = f(i, j+1) || (i < len(p) && f(i+1, j))
+		default:
+			r = i < len(p) && j < len(q) && p[i] == q[j] && f(i+1, j+1)
+		}
+		seen[k] = r
+		return r
+	}
+	return f(0, 0)
 }
 
 func (m *cmdMatcher) match(part string) bool {

@@ -2,9 +2,6 @@ package permission
 
 import (
 	"errors"
-	"fmt"
-	"path"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -35,7 +32,7 @@ func SplitCommand(cmd string) ([]string, error) {
 	}
 	out := make([]string, len(a.parts))
 	for i, p := range a.parts {
-		out[i] = p.text
+		out[i] = p.src
 	}
 	return out, nil
 }
@@ -49,6 +46,10 @@ type analysis struct {
 	err error
 	// deny is the hard-deny reason, empty when the line is not catastrophic.
 	deny string
+	// unknown says why part of the line is only known when it runs (an
+	// arithmetic expression on a variable, ${!x}, a program named by a
+	// variable...); such a line asks in every mode (H15).
+	unknown string
 	// writes are the files the line writes that the policy can see: the
 	// targets of `>`, `>>`, `&>` and the like, and the files named to
 	// programs such as rm, cp or tee (argwrites.go). An allow rule for a
@@ -56,30 +57,50 @@ type analysis struct {
 	// path rules and the workspace boundary like an Edit's.
 	writes []write
 	// blindWrite is set when a written file is only known when the line
-	// runs (`> $f`, `rm "$dir"`, or a relative name after a cd): no allow
-	// rule can cover it.
+	// runs (`> $f`, `rm "$dir"`, or a relative name after an unknown cd):
+	// no allow rule can cover it, and it asks in every mode.
 	blindWrite bool
-	// changesDir is set when a part changes the directory, so relative
-	// write targets cannot be placed.
-	changesDir bool
+	// envTaint is set when the line sets an environment variable that is
+	// not inert for the rest of the line (`PAGER=x; git log`): no allow
+	// rule matches any of its parts.
+	envTaint bool
+	// anyProgram is set when a part's program is only known when it runs,
+	// so rules about one program cannot be passed over by name.
+	anyProgram bool
 }
 
-// write is a file a command line writes, as written in it, and what writes
-// it: "" for a redirection, or the program.
+// write is a file a command line writes, as written in it (relative to the
+// directory the line starts in, or absolute), and what writes it: "" for a
+// redirection, or the program. A glob is expanded against the file system
+// when the call is evaluated, never from the cache.
 type write struct {
 	path, by string
+	glob     *syntax.Word // the word to expand, when it is a pattern
+	dir      string       // where the glob is expanded, relative to the start
+	home     string       // HOME for the glob's expansion
 }
 
 // part is one simple command.
 type part struct {
-	// text is the command's words as source text; allow rules match it.
+	// text is the command's word values (after quote removal and
+	// expansion, unknown values opaque) joined by spaces; rules match it.
 	text string
-	// words are the words as source text, for suggestions.
+	// alt is another spelling allow rules match: the program's base name
+	// when it was named by its path in a system directory (/usr/bin/git).
+	alt string
+	// src is the command as source text, for SplitCommand.
+	src string
+	// words are the word values (source text where unknown), for
+	// suggestions.
 	words []string
-	// extra are other spellings deny and ask rules also check: the command
-	// without wrappers like sudo or env, the wrapping `bash -c` of a nested
-	// part, the parts inside a wrapped `sudo bash -c '...'`.
+	// extra are other spellings deny and ask rules also check: the program
+	// by its base name, the command without wrappers like sudo or env, the
+	// wrapping `bash -c` of a nested part, the parts inside a wrapped
+	// `sudo bash -c '...'`.
 	extra []string
+	// envPrefix is set when a variable that is not inert is set in front
+	// of the command: allow rules do not match it.
+	envPrefix bool
 }
 
 // analysisCacheSize bounds the shared analysis cache: enough for every
@@ -120,225 +141,6 @@ func cachedAnalysis(cmd string) *analysis {
 	analysisCache.Unlock()
 	return a
 }
-
-// analyze parses cmd and collects its parts and any hard-deny reason.
-func analyze(cmd string, depth int) *analysis {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
-	if err != nil {
-		return roughAnalysis(cmd, fmt.Errorf("%w: %v", ErrUnparsable, err))
-	}
-	w := &walker{a: &analysis{}, depth: depth, pr: syntax.NewPrinter()}
-	syntax.Walk(f, w.visit)
-	if w.a.changesDir {
-		for _, t := range w.a.writes {
-			if !filepath.IsAbs(t.path) && t.path != "~" && !strings.HasPrefix(t.path, "~/") {
-				w.a.blindWrite = true
-			}
-		}
-	}
-	return w.a
-}
-
-// walker collects parts while syntax.Walk visits every node, so commands in
-// substitutions, subshells and bodies are found wherever they nest.
-type walker struct {
-	a     *analysis
-	depth int
-	pr    *syntax.Printer
-	buf   strings.Builder
-}
-
-func (w *walker) print(n syntax.Node) string {
-	w.buf.Reset()
-	if err := w.pr.Print(&w.buf, n); err != nil {
-		return ""
-	}
-	return w.buf.String()
-}
-
-func (w *walker) denyFor(reason string) {
-	if w.a.deny == "" {
-		w.a.deny = reason
-	}
-}
-
-func (w *walker) visit(n syntax.Node) bool {
-	switch n := n.(type) {
-	case *syntax.Stmt:
-		for _, r := range n.Redirs {
-			if r.Word == nil || !(writesTo(r.Op) || r.Op == syntax.DplOut && !isFD(wordValue(r.Word))) {
-				continue
-			}
-			target := wordValue(r.Word)
-			switch {
-			case isDiskDevice(target):
-				w.denyFor("writing to the raw disk device " + target + " destroys its file systems")
-			case harmlessTarget(target):
-			case strings.IndexByte(target, opaque) >= 0:
-				w.a.blindWrite = true
-			default:
-				w.a.writes = append(w.a.writes, write{path: target})
-			}
-		}
-	case *syntax.FuncDecl:
-		if n.Name != nil && isForkBomb(n.Name.Value, n.Body) {
-			w.denyFor("a fork bomb exhausts the machine's processes")
-		}
-	case *syntax.DeclClause:
-		text := w.print(n)
-		w.a.parts = append(w.a.parts, part{text: text, words: strings.Fields(text)})
-	case *syntax.CallExpr:
-		if len(n.Args) > 0 {
-			w.call(n)
-		}
-	}
-	return true
-}
-
-// call records one simple command, checks it against the hard-deny list and
-// splits a literal `bash -c` or eval script it runs.
-func (w *walker) call(c *syntax.CallExpr) {
-	src := make([]string, len(c.Args))
-	vals := make([]string, len(c.Args))
-	for i, a := range c.Args {
-		src[i] = w.print(a)
-		vals[i] = wordValue(a)
-	}
-	p := part{text: strings.Join(src, " "), words: src}
-	if reason := denyWords(vals); reason != "" {
-		w.denyFor(reason)
-	}
-	unwrapped, n := unwrap(vals)
-	if len(unwrapped) > 0 && changesDirectory[path.Base(unwrapped[0])] {
-		w.a.changesDir = true
-	}
-	files, blind := argWrites(unwrapped)
-	for _, f := range files {
-		w.a.writes = append(w.a.writes, write{path: f, by: path.Base(unwrapped[0])})
-	}
-	w.a.blindWrite = w.a.blindWrite || blind
-	if n > 0 {
-		p.extra = append(p.extra, strings.Join(src[n:], " "))
-	}
-	script, ok := innerScript(unwrapped)
-	if !ok || w.depth >= maxShellDepth {
-		w.a.parts = append(w.a.parts, p)
-		return
-	}
-	inner := analyze(script, w.depth+1)
-	if inner.deny != "" {
-		w.denyFor(inner.deny)
-	}
-	w.a.writes = append(w.a.writes, inner.writes...)
-	w.a.blindWrite = w.a.blindWrite || inner.blindWrite
-	w.a.changesDir = w.a.changesDir || inner.changesDir
-	if inner.err == nil && n == 0 {
-		// A plain `bash -c 'a; b'` is judged by its parts, which also
-		// carry the wrapper's text for deny rules such as Bash(bash:*).
-		for _, ip := range inner.parts {
-			ip.extra = append(append([]string(nil), ip.extra...), p.text)
-			w.a.parts = append(w.a.parts, ip)
-		}
-		return
-	}
-	// Wrapped (`sudo bash -c ...`) or unparsable: the call stays one part
-	// for allow rules, and deny rules see the script's parts as well.
-	for _, ip := range inner.parts {
-		p.extra = append(p.extra, ip.text)
-		p.extra = append(p.extra, ip.extra...)
-	}
-	w.a.parts = append(w.a.parts, p)
-}
-
-// innerScript returns the script a shell -c or eval command runs, when it is
-// a literal string.
-func innerScript(vals []string) (string, bool) {
-	if len(vals) < 2 {
-		return "", false
-	}
-	switch path.Base(vals[0]) {
-	case "eval":
-		for _, v := range vals[1:] {
-			if strings.IndexByte(v, opaque) >= 0 {
-				return "", false
-			}
-		}
-		return strings.Join(vals[1:], " "), true
-	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash":
-	default:
-		return "", false
-	}
-	cflag := false
-	for i := 1; i < len(vals); i++ {
-		v := vals[i]
-		switch {
-		case v == "--":
-			if cflag && i+1 < len(vals) {
-				return literal(vals[i+1])
-			}
-			return "", false
-		case v == "-o" || v == "+o" || v == "-O" || v == "+O":
-			i++ // takes an option name
-		case strings.HasPrefix(v, "--"):
-		case len(v) > 1 && (v[0] == '-' || v[0] == '+'):
-			if strings.IndexByte(v, 'c') >= 0 {
-				cflag = true
-			}
-		default:
-			if cflag {
-				return literal(v)
-			}
-			return "", false
-		}
-	}
-	return "", false
-}
-
-func literal(v string) (string, bool) {
-	if strings.IndexByte(v, opaque) >= 0 {
-		return "", false
-	}
-	return v, true
-}
-
-// opaque stands in a word value for an expansion whose value is unknown, so
-// such words never compare equal to a literal.
-const opaque = '\x00'
-
-// wordValue is the value of w after quote removal, with $HOME and ${HOME}
-// read as ~ (hard deny treats both alike) and any other expansion replaced
-// by the opaque byte.
-func wordValue(w *syntax.Word) string {
-	var b strings.Builder
-	wordParts(&b, w.Parts)
-	return b.String()
-}
-
-func wordParts(b *strings.Builder, parts []syntax.WordPart) {
-	for _, wp := range parts {
-		switch wp := wp.(type) {
-		case *syntax.Lit:
-			b.WriteString(wp.Value)
-		case *syntax.SglQuoted:
-			b.WriteString(wp.Value)
-		case *syntax.DblQuoted:
-			wordParts(b, wp.Parts)
-		case *syntax.ParamExp:
-			if wp.Param != nil && wp.Param.Value == "HOME" && wp.Exp == nil && wp.Repl == nil &&
-				wp.Slice == nil && wp.Index == nil && !wp.Excl && !wp.Length {
-				b.WriteByte('~')
-			} else {
-				b.WriteByte(opaque)
-			}
-		default:
-			b.WriteByte(opaque)
-		}
-	}
-}
-
-// changesDirectory names the builtins after which a relative path means
-// something else than in the directory the line started in.
-var changesDirectory = map[string]bool{"cd": true, "pushd": true, "popd": true}
 
 // harmlessTarget reports whether writing to target touches no file: the
 // null device and the process's own streams.
@@ -382,9 +184,9 @@ var roughUnquote = strings.NewReplacer(`"`, "", `'`, "", "${HOME}", "~", "$HOME"
 // so deny rules and hard deny still see its commands. The whole line is a
 // part too, for rules written against it.
 func roughAnalysis(cmd string, err error) *analysis {
-	a := &analysis{err: err}
-	if strings.TrimSpace(cmd) != "" {
-		a.parts = append(a.parts, part{text: strings.TrimSpace(cmd), words: strings.Fields(cmd)})
+	a := &analysis{err: err, unknown: "the line does not parse as shell"}
+	if t := strings.TrimSpace(cmd); t != "" {
+		a.parts = append(a.parts, part{text: t, src: t, words: strings.Fields(cmd)})
 	}
 	segs := strings.FieldsFunc(cmd, func(r rune) bool {
 		return strings.ContainsRune(";&|()`\n{}", r)
@@ -405,10 +207,11 @@ func roughAnalysis(cmd string, err error) *analysis {
 		if len(vals) == 0 {
 			continue
 		}
-		if reason := denyWords(vals); reason != "" && a.deny == "" {
+		if reason := denyWords(vals, startDir); reason != "" && a.deny == "" {
 			a.deny = reason
 		}
-		a.parts = append(a.parts, part{text: strings.Join(words, " "), words: words})
+		text := strings.Join(words, " ")
+		a.parts = append(a.parts, part{text: text, src: text, words: words})
 	}
 	if a.deny == "" && roughForkBomb(cmd) {
 		a.deny = "a fork bomb exhausts the machine's processes"

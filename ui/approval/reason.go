@@ -66,6 +66,8 @@ func alwaysAsks(rule string) string {
 		return "Git internals and settings files ask every time"
 	case rule == "unknown-target":
 		return "A command writing a file named only when it runs asks every time"
+	case rule == "unknown":
+		return "A command whose parts are only known when it runs asks every time"
 	case strings.HasPrefix(rule, "hook:"):
 		return "Hook " + strings.TrimPrefix(rule, "hook:") + " asks every time"
 	case rule == "" || rule == "tool" || rule == "workspace" || rule == "plan" || strings.HasPrefix(rule, "mode:"):

@@ -1,0 +1,285 @@
+package permission
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// whyProgram explains an unknown part whose program is named by an
+// expansion.
+const whyProgram = "the program to run is only known when the line runs"
+
+// trustedBinDirs are the directories whose programs are the ones a rule
+// names: `/usr/bin/git status` is allowed by Bash(git status:*), while
+// `./git status` (a file the agent may have written) is not.
+var trustedBinDirs = map[string]bool{
+	"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true,
+	"/usr/local/sbin": true, "/opt/homebrew/bin": true,
+}
+
+// call records one simple command in d: its part, writes, directory change
+// and hard-deny reason. It returns the directories after it, when it
+// succeeded and whatever its status.
+func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
+	defer w.nested(c, d) // substitutions are parts after the command's own
+	x := w.expander(d)
+	if len(c.Args) == 0 {
+		// Assignments for the rest of the line.
+		for _, a := range c.Assigns {
+			if a.Name != nil && !shellLocal(a.Name.Value) && !inertPrefix(a.Name.Value, x.literal(a.Value)) {
+				w.a.envTaint = true
+			}
+		}
+		return d, d
+	}
+	var vals, src []string
+	var globs []*syntax.Word
+	for _, a := range c.Args {
+		s := w.print(a)
+		fs, glob := x.fields(a)
+		for _, v := range fs {
+			vals = append(vals, v)
+			globs = append(globs, globWord(glob, a))
+		}
+		src = append(src, s)
+	}
+	if len(vals) == 0 {
+		return d, d // every word expanded to nothing
+	}
+	p := part{text: strings.Join(vals, " "), src: strings.Join(src, " ")}
+	for i, v := range vals {
+		if strings.IndexByte(v, opaque) >= 0 && i < len(src) {
+			p.words = append(p.words, src[i])
+		} else {
+			p.words = append(p.words, v)
+		}
+	}
+	for _, a := range c.Assigns {
+		if a.Name == nil || a.Index != nil || a.Array != nil || !inertPrefix(a.Name.Value, x.literal(a.Value)) {
+			p.envPrefix = true
+		}
+	}
+	if strings.IndexByte(vals[0], opaque) >= 0 {
+		w.unknownFor(whyProgram)
+		w.a.anyProgram = true
+	}
+	if base := path.Base(vals[0]); base != vals[0] && strings.IndexByte(vals[0], opaque) < 0 {
+		based := strings.Join(append([]string{base}, vals[1:]...), " ")
+		p.extra = append(p.extra, based)
+		if trustedBinDirs[path.Dir(vals[0])] {
+			p.alt = based
+		}
+	}
+	if reason := denyWords(vals, d); reason != "" {
+		w.denyFor(reason)
+	}
+	unwrapped, n := unwrap(vals)
+	if n > 0 {
+		p.extra = append(p.extra, strings.Join(vals[n:], " "))
+		if len(unwrapped) > 0 && strings.IndexByte(unwrapped[0], opaque) >= 0 {
+			w.unknownFor(whyProgram)
+			w.a.anyProgram = true
+		}
+	}
+	ok, all = d, d
+	if len(unwrapped) > 0 {
+		switch path.Base(unwrapped[0]) {
+		case "cd", "pushd":
+			ok = w.cd(unwrapped[1:], d)
+			all = d.union(ok)
+		case "popd", "source", ".":
+			ok, all = unknownDirs, unknownDirs
+		}
+	}
+	w.argWrites(unwrapped, globs[n:], d)
+	script, isScript := innerScript(unwrapped)
+	if !isScript || w.depth >= maxShellDepth {
+		w.a.parts = append(w.a.parts, p)
+		return ok, all
+	}
+	okIn, allIn := w.inner(script, p, n, d)
+	if path.Base(unwrapped[0]) == "eval" {
+		return okIn, allIn // eval runs in this shell
+	}
+	return ok, all
+}
+
+// argWrites records the files a program writes through its arguments.
+func (w *walker) argWrites(words []string, globs []*syntax.Word, d dirs) {
+	if len(words) == 0 {
+		return
+	}
+	files, blind := argWrites(words)
+	w.a.blindWrite = w.a.blindWrite || blind
+	by := path.Base(words[0])
+	for _, f := range files {
+		var glob *syntax.Word
+		for i, v := range words {
+			if v == f && i < len(globs) {
+				glob = globs[i]
+			}
+		}
+		w.writeTarget(f, by, d, glob)
+	}
+}
+
+// cd returns where `cd ARGS` run in d goes when it succeeds. A relative
+// name that does not start with . may be found through CDPATH, so it is
+// unknown.
+func (w *walker) cd(args []string, d dirs) dirs {
+	var target string
+	for _, a := range args {
+		switch {
+		case a == "--":
+			continue
+		case len(a) > 1 && a[0] == '-' && target == "":
+			continue // -L, -P, -e, -@
+		}
+		if target != "" {
+			return unknownDirs
+		}
+		target = a
+	}
+	switch {
+	case target == "":
+		if w.home == "" {
+			return unknownDirs
+		}
+		return dirs{list: []string{w.home}}
+	case target == "-" || strings.IndexByte(target, opaque) >= 0:
+		return unknownDirs
+	case path.IsAbs(target):
+		return dirs{list: []string{target}}
+	case !strings.HasPrefix(target, "."):
+		return unknownDirs // CDPATH
+	case d.unknown:
+		return unknownDirs
+	}
+	var out dirs
+	for _, dir := range d.list {
+		if dir == "." {
+			out.list = append(out.list, target)
+		} else {
+			out.list = append(out.list, dir+"/"+target)
+		}
+	}
+	return out
+}
+
+// inner splits the script a `bash -c`, `eval` or trap runs and adds its
+// parts. n is the number of wrapper words before the shell (sudo ...).
+func (w *walker) inner(script string, p part, n int, d dirs) (ok, all dirs) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+	sub := &analysis{}
+	ok, all = d, d
+	if err != nil {
+		sub = roughAnalysis(script, err)
+		w.unknownFor("a script passed to a shell does not parse")
+	} else {
+		iw := newWalker(sub, w.depth+1, f)
+		if w.home == "" {
+			iw.home = ""
+		}
+		ok, all = iw.walkStmts(f.Stmts, d)
+		if u := scanUnknown(f); u != "" {
+			iw.unknownFor(u)
+		}
+	}
+	w.denyFor(sub.deny)
+	if sub.unknown != "" {
+		w.unknownFor(sub.unknown)
+	}
+	w.a.writes = append(w.a.writes, sub.writes...)
+	w.a.blindWrite = w.a.blindWrite || sub.blindWrite
+	w.a.envTaint = w.a.envTaint || sub.envTaint
+	w.a.anyProgram = w.a.anyProgram || sub.anyProgram
+	if err == nil && n == 0 {
+		// A plain `bash -c 'a; b'` is judged by its parts, which also
+		// carry the wrapper's text for deny rules such as Bash(bash:*).
+		for _, ip := range sub.parts {
+			ip.extra = append(append([]string(nil), ip.extra...), p.text)
+			ip.envPrefix = ip.envPrefix || p.envPrefix
+			w.a.parts = append(w.a.parts, ip)
+		}
+		return ok, all
+	}
+	// Wrapped (`sudo bash -c ...`) or unparsable: the call stays one part
+	// for allow rules, and deny rules see the script's parts as well.
+	for _, ip := range sub.parts {
+		p.extra = append(p.extra, ip.text)
+		p.extra = append(p.extra, ip.extra...)
+	}
+	w.a.parts = append(w.a.parts, p)
+	return ok, all
+}
+
+// innerScript returns the script a shell -c, eval or trap command runs,
+// when it is known.
+func innerScript(vals []string) (string, bool) {
+	if len(vals) < 2 {
+		return "", false
+	}
+	switch path.Base(vals[0]) {
+	case "eval":
+		for _, v := range vals[1:] {
+			if strings.IndexByte(v, opaque) >= 0 {
+				return "", false
+			}
+		}
+		return strings.Join(vals[1:], " "), true
+	case "trap":
+		rest := vals[1:]
+		if rest[0] == "--" {
+			rest = rest[1:]
+		}
+		if len(rest) < 2 || strings.HasPrefix(rest[0], "-") {
+			return "", false
+		}
+		return literal(rest[0])
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash":
+	default:
+		return "", false
+	}
+	cflag := false
+	for i := 1; i < len(vals); i++ {
+		v := vals[i]
+		switch {
+		case v == "--":
+			if cflag && i+1 < len(vals) {
+				return literal(vals[i+1])
+			}
+			return "", false
+		case v == "-o" || v == "+o" || v == "-O" || v == "+O":
+			i++ // takes an option name
+		case strings.HasPrefix(v, "--"):
+		case len(v) > 1 && (v[0] == '-' || v[0] == '+'):
+			if strings.IndexByte(v, 'c') >= 0 {
+				cflag = true
+			}
+		default:
+			if cflag {
+				return literal(v)
+			}
+			return "", false
+		}
+	}
+	return "", false
+}
+
+func literal(v string) (string, bool) {
+	if strings.IndexByte(v, opaque) >= 0 {
+		return "", false
+	}
+	return v, true
+}
+
+// funcDecl checks a function for a fork bomb and walks its body where it
+// will run.
+func (w *walker) funcDecl(c *syntax.FuncDecl) {
+	if c.Name != nil && isForkBomb(c.Name.Value, c.Body) {
+		w.denyFor("a fork bomb exhausts the machine's processes")
+	}
+	w.walkStmt(c.Body, w.funcDirs)
+}

@@ -1,0 +1,407 @@
+package permission
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The walker interprets a parsed line for policy: it visits statements in
+// the order bash runs them, follows the directory `cd` moves to (with `&&`,
+// `||`, `;`, subshells and pipelines scoped as bash scopes them), expands
+// each command's words (words.go) and records its parts, the files it
+// writes and any hard-deny reason. A command type it does not handle makes
+// the line unknown.
+
+// dirs is where a command may run: one of a few directories, each absolute
+// or relative to the directory the line starts in ("."), or unknown.
+type dirs struct {
+	list    []string
+	unknown bool
+}
+
+// maxDirs bounds how many possible directories are followed; more is
+// treated as unknown.
+const maxDirs = 4
+
+var (
+	startDir    = dirs{list: []string{"."}}
+	unknownDirs = dirs{unknown: true}
+)
+
+func (d dirs) union(o dirs) dirs {
+	if d.unknown || o.unknown {
+		return unknownDirs
+	}
+	out := dirs{list: append([]string(nil), d.list...)}
+	for _, x := range o.list {
+		if !contains(out.list, x) {
+			out.list = append(out.list, x)
+		}
+	}
+	if len(out.list) > maxDirs {
+		return unknownDirs
+	}
+	return out
+}
+
+// single returns the directory when there is exactly one, for $PWD.
+func (d dirs) single() string {
+	if d.unknown || len(d.list) != 1 {
+		return ""
+	}
+	return d.list[0]
+}
+
+// walker collects one line's analysis.
+type walker struct {
+	a     *analysis
+	depth int
+	pr    *syntax.Printer
+	buf   strings.Builder
+	// home is HOME as the line sees it, "" when the line may change it.
+	home string
+	// funcDirs is where function bodies run: the start when the line
+	// never changes directory, unknown otherwise.
+	funcDirs dirs
+}
+
+// analyze parses cmd and interprets it.
+func analyze(cmd string, depth int) *analysis {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	if err != nil {
+		return roughAnalysis(cmd, fmt.Errorf("%w: %v", ErrUnparsable, err))
+	}
+	a := &analysis{}
+	w := newWalker(a, depth, f)
+	w.walkStmts(f.Stmts, startDir)
+	if a.unknown == "" {
+		a.unknown = scanUnknown(f)
+	}
+	return a
+}
+
+func newWalker(a *analysis, depth int, f *syntax.File) *walker {
+	w := &walker{a: a, depth: depth, pr: syntax.NewPrinter(), funcDirs: startDir}
+	if !changesHome(f) {
+		w.home = homeDir()
+	}
+	if movesDirectory(f) {
+		w.funcDirs = unknownDirs
+	}
+	return w
+}
+
+func (w *walker) print(n syntax.Node) string {
+	w.buf.Reset()
+	if err := w.pr.Print(&w.buf, n); err != nil {
+		return ""
+	}
+	return w.buf.String()
+}
+
+func (w *walker) denyFor(reason string) {
+	if w.a.deny == "" {
+		w.a.deny = reason
+	}
+}
+
+func (w *walker) unknownFor(reason string) {
+	if w.a.unknown == "" {
+		w.a.unknown = reason
+	}
+}
+
+// expander returns an expander for words run in d.
+func (w *walker) expander(d dirs) *expander {
+	return &expander{env: wordEnv{home: w.home, pwd: d.single()}}
+}
+
+// walkStmts runs a list in order. It returns the directories the list may
+// end in when its last command succeeded, and whatever its status.
+func (w *walker) walkStmts(stmts []*syntax.Stmt, in dirs) (ok, all dirs) {
+	ok, all = in, in
+	for _, st := range stmts {
+		ok, all = w.walkStmt(st, all)
+	}
+	return ok, all
+}
+
+func (w *walker) walkStmt(st *syntax.Stmt, in dirs) (ok, all dirs) {
+	w.redirects(st.Redirs, in)
+	if st.Cmd == nil {
+		return in, in
+	}
+	ok, all = w.walkCmd(st.Cmd, in)
+	switch {
+	case st.Background || st.Coprocess:
+		return in, in // a background job runs in a subshell
+	case st.Negated:
+		return all, all
+	}
+	return ok, all
+}
+
+func (w *walker) walkCmd(cmd syntax.Command, in dirs) (ok, all dirs) {
+	switch c := cmd.(type) {
+	case *syntax.CallExpr:
+		return w.call(c, in)
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.AndStmt:
+			okX, allX := w.walkStmt(c.X, in)
+			okY, allY := w.walkStmt(c.Y, okX)
+			return okY, allX.union(allY)
+		case syntax.OrStmt:
+			okX, allX := w.walkStmt(c.X, in)
+			okY, allY := w.walkStmt(c.Y, allX)
+			return okX.union(okY), allX.union(allY)
+		}
+		// Every command of a pipeline runs in its own subshell.
+		w.walkStmt(c.X, in)
+		w.walkStmt(c.Y, in)
+		return in, in
+	case *syntax.Subshell:
+		w.walkStmts(c.Stmts, in)
+		return in, in
+	case *syntax.Block:
+		return w.walkStmts(c.Stmts, in)
+	case *syntax.IfClause:
+		return w.ifClause(c, in)
+	case *syntax.WhileClause:
+		start := loopStart(c, in)
+		w.walkStmts(c.Cond, start)
+		w.walkStmts(c.Do, start)
+		return start, start
+	case *syntax.ForClause:
+		start := loopStart(c, in)
+		w.nested(c.Loop, in)
+		w.walkStmts(c.Do, start)
+		return start, start
+	case *syntax.CaseClause:
+		w.nested(c.Word, in)
+		out := in
+		for _, item := range c.Items {
+			for _, p := range item.Patterns {
+				w.nested(p, in)
+			}
+			_, all := w.walkStmts(item.Stmts, in)
+			out = out.union(all)
+		}
+		return out, out
+	case *syntax.FuncDecl:
+		w.funcDecl(c)
+		if movesDirectory(c.Body) {
+			// Calling it later moves the caller.
+			return unknownDirs, unknownDirs
+		}
+		return in, in
+	case *syntax.ArithmCmd:
+		w.nested(c, in)
+		return in, in
+	case *syntax.TestClause:
+		w.nested(c, in)
+		return in, in
+	case *syntax.DeclClause:
+		w.decl(c, in)
+		return in, in
+	case *syntax.LetClause:
+		w.nested(c, in)
+		return in, in
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			return w.walkStmt(c.Stmt, in)
+		}
+		return in, in
+	case *syntax.CoprocClause:
+		w.walkStmt(c.Stmt, in)
+		return in, in
+	}
+	w.unknownFor(whyNode)
+	w.nested(cmd, in)
+	return unknownDirs, unknownDirs
+}
+
+func (w *walker) ifClause(c *syntax.IfClause, in dirs) (ok, all dirs) {
+	okC, allC := w.walkStmts(c.Cond, in)
+	okT, allT := w.walkStmts(c.Then, okC)
+	if c.Else == nil {
+		return okT.union(allC), allT.union(allC)
+	}
+	if len(c.Else.Cond) == 0 { // a plain else
+		okE, allE := w.walkStmts(c.Else.Then, allC)
+		return okT.union(okE), allT.union(allE)
+	}
+	okE, allE := w.ifClause(c.Else, allC)
+	return okT.union(okE), allT.union(allE)
+}
+
+// loopStart is where a loop's commands run: where it starts, unless the
+// loop changes directory, when any iteration may be somewhere else.
+func loopStart(loop syntax.Node, in dirs) dirs {
+	if movesDirectory(loop) {
+		return unknownDirs
+	}
+	return in
+}
+
+// nested walks the commands inside a node's words: command and process
+// substitutions, wherever they are (arguments, here-documents, parameter
+// defaults, arithmetic). Each runs in a subshell started in d.
+func (w *walker) nested(n syntax.Node, d dirs) {
+	if n == nil {
+		return
+	}
+	if word, ok := n.(*syntax.Word); ok && word == nil {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			w.walkStmts(n.Stmts, d)
+			return false
+		case *syntax.ProcSubst:
+			w.walkStmts(n.Stmts, d)
+			return false
+		}
+		return true
+	})
+}
+
+// redirects records the files a statement's redirections write.
+func (w *walker) redirects(rs []*syntax.Redirect, d dirs) {
+	for _, r := range rs {
+		w.nested(r.Word, d)
+		w.nested(r.Hdoc, d)
+		if r.Word == nil || !(writesTo(r.Op) || r.Op == syntax.DplOut) {
+			continue
+		}
+		x := w.expander(d)
+		vals, glob := x.fields(r.Word)
+		for _, v := range vals {
+			if r.Op == syntax.DplOut && isFD(v) {
+				continue
+			}
+			w.writeTarget(v, "", d, globWord(glob, r.Word))
+		}
+	}
+}
+
+func globWord(glob bool, word *syntax.Word) *syntax.Word {
+	if glob {
+		return word
+	}
+	return nil
+}
+
+// writeTarget records one file written in d, by a program or (by "") a
+// redirection.
+func (w *walker) writeTarget(t, by string, d dirs, glob *syntax.Word) {
+	if isDiskDevice(t) {
+		w.denyFor("writing to the raw disk device " + t + " destroys its file systems")
+		return
+	}
+	if t == "" {
+		return
+	}
+	if strings.IndexByte(t, opaque) >= 0 {
+		w.a.blindWrite = true
+		return
+	}
+	t, harmless, blind := specialTarget(t)
+	switch {
+	case harmless:
+		return
+	case blind:
+		w.a.blindWrite = true
+		return
+	}
+	if path.IsAbs(t) {
+		w.a.writes = append(w.a.writes, write{path: t, by: by, glob: glob, dir: ".", home: w.home})
+		return
+	}
+	if d.unknown {
+		w.a.blindWrite = true
+		return
+	}
+	for _, dir := range d.list {
+		p := t
+		if dir != "." {
+			p = dir + "/" + t
+		}
+		w.a.writes = append(w.a.writes, write{path: p, by: by, glob: glob, dir: dir, home: w.home})
+	}
+}
+
+// decl records a declaration (export, declare, local, readonly, typeset)
+// as a part, and notes a variable it sets that is not inert.
+func (w *walker) decl(c *syntax.DeclClause, d dirs) {
+	defer w.nested(c, d)
+	text := w.print(c)
+	x := w.expander(d)
+	words := []string{c.Variant.Value}
+	for _, a := range c.Args {
+		switch {
+		case a.Name != nil:
+			if !shellLocal(a.Name.Value) && !inertPrefix(a.Name.Value, x.literal(a.Value)) {
+				w.a.envTaint = true
+			}
+			words = append(words, w.print(a))
+		case a.Value != nil:
+			vals, _ := x.fields(a.Value)
+			for _, v := range vals {
+				name, _, _ := strings.Cut(v, "=")
+				if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") && !shellLocal(name) {
+					w.a.envTaint = true
+				}
+			}
+			words = append(words, vals...)
+		}
+	}
+	w.a.parts = append(w.a.parts, part{text: strings.Join(words, " "), src: text, words: strings.Fields(text)})
+}
+
+// changesHome reports whether the line may give HOME or PWD a value of its
+// own, or run code that could (eval, source), so ~ and $HOME are unknown.
+func changesHome(f *syntax.File) bool {
+	changed := false
+	named := func(s string) bool { return s == "HOME" || s == "PWD" }
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name != nil && named(n.Name.Value) {
+				changed = true
+			}
+			if n.Name == nil && n.Value != nil {
+				if v, ok := literalWord(n.Value); !ok || named(strings.SplitN(v, "=", 2)[0]) {
+					changed = true
+				}
+			}
+		case *syntax.WordIter:
+			changed = changed || named(n.Name.Value)
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 && varSetters[n.Args[0].Lit()] {
+				changed = true
+			}
+		}
+		return !changed
+	})
+	return changed
+}
+
+// movesDirectory reports whether n may change the shell's directory.
+func movesDirectory(n syntax.Node) bool {
+	moves := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			switch c.Args[0].Lit() {
+			case "cd", "pushd", "popd", "source", ".", "eval", "":
+				moves = true
+			}
+		}
+		return !moves
+	})
+	return moves
+}
