@@ -249,9 +249,13 @@ func (r *run) setInput(in json.RawMessage) {
 
 func (r *run) toolContext() *tools.Context {
 	p := r.p
-	return &tools.Context{
+	tc := &tools.Context{
 		WorkDir: p.WorkDir, SessionID: p.SessionID, CallID: r.call.ID, Tool: r.call.Name,
 		InputDigest: r.digest, MaxOutput: p.MaxOutput, SpillDir: p.SpillDir, Env: p.Env,
 		OnSpill: p.OnSpill,
 	}
+	if p.Policy != nil {
+		tc.Paths = p.Policy
+	}
+	return tc
 }

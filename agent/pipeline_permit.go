@@ -27,6 +27,7 @@ func (r *run) permit(tc *tools.Context, stage Stage) (tools.Result, bool) {
 		Target:   target,
 		WorkDir:  r.p.WorkDir,
 	})
+	tc.Checked = d.Checked // the file tools open what this check resolved (H17)
 	switch d.Behavior {
 	case permission.Allow:
 		r.emit(stage, OutcomeAllow, d.Message, d.Rule, t0)

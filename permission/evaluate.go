@@ -76,6 +76,12 @@ func (p *Policy) Evaluate(req Request) Decision {
 	if d.Behavior == Ask && (req.Mode == ModeDontAsk || req.Mode == ModeAuto) {
 		d = forbidAsk(req.Mode, d, &e)
 	}
+	if len(e.paths) > 0 {
+		d.Checked = make([]CheckedPath, len(e.paths))
+		for i, f := range e.paths {
+			d.Checked[i] = CheckedPath{Path: req.Target.Paths[i], Real: f.real}
+		}
+	}
 	return d
 }
 

@@ -57,6 +57,18 @@ type Decision struct {
 	// Suggestion is a rule that would allow this call, for the headless
 	// denial message and the approval dialog's session grant.
 	Suggestion string
+	// Checked lists the Target's paths as this decision resolved them, so
+	// a file tool can open exactly what was checked (H17).
+	Checked []CheckedPath
+}
+
+// CheckedPath is one path of a Target as a decision saw it.
+type CheckedPath struct {
+	// Path is the path as the Target named it.
+	Path string
+	// Real is where it led at the check, every symlink followed; a tool
+	// refuses to use the path if it leads elsewhere by then.
+	Real string
 }
 
 // Allowed is the plain allow verdict a read-only tool returns for itself.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+
+	"github.com/seed92b641c3/workbench/permission"
 )
 
 // DefaultMaxOutput is the output cap in bytes when none is configured: about
@@ -38,6 +40,45 @@ type Context struct {
 	// name. The pipeline sets it only for dispatching tools (Spec.Dispatch),
 	// so no other tool can reach around the pipeline (H10).
 	Execute func(ctx context.Context, name string, input json.RawMessage) Result
+	// Paths is the session's policy on paths, asked while the call runs:
+	// which files the agent may see (Grep, Glob and LS leave out the rest)
+	// and which places are protected from writes. The pipeline sets it;
+	// nil means no rules apply (a tool run on its own, in tests).
+	Paths PathPolicy
+	// Checked is the call's Target paths as the permission check resolved
+	// them; the file tools open exactly these (H17). The pipeline sets it
+	// after every check, so a rewritten input brings its own.
+	Checked []permission.CheckedPath
+}
+
+// PathPolicy is what a running tool asks the session's permission policy
+// about paths; *permission.Policy implements it.
+type PathPolicy interface {
+	// Readable is Allow when the agent may see path; otherwise Deny or
+	// Ask, with the Read rule that decides.
+	Readable(path string) (permission.Behavior, string)
+	// HidesReads reports whether Readable can say anything but Allow.
+	HidesReads() bool
+	// WriteProtected says why writing path always asks, or "".
+	WriteProtected(path string) string
+	// Roots are the workspace roots, absolute and symlink-resolved.
+	Roots() []string
+}
+
+// Readable reports whether the agent may see path, and the rule that hides
+// it when it may not. Without a policy everything is readable.
+func (c *Context) Readable(path string) (bool, string) {
+	if c == nil || c.Paths == nil {
+		return true, ""
+	}
+	b, rule := c.Paths.Readable(path)
+	return b == permission.Allow, rule
+}
+
+// HidesReads reports whether Readable can say no, so a tool can skip
+// counting what it leaves out.
+func (c *Context) HidesReads() bool {
+	return c != nil && c.Paths != nil && c.Paths.HidesReads()
 }
 
 // Cap returns the effective output cap.

@@ -127,6 +127,7 @@ func runGlob(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 		return tools.Error(fmt.Sprintf("Cannot search %s: %v", display, err)), nil
 	}
 	var found []match
+	vis := tc.NewVisibility(p.root)
 	seen := 0
 	err = filepath.WalkDir(walkRoot, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -157,6 +158,9 @@ func runGlob(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 			return nil
 		}
 		m := match{path: filepath.Join(p.root, rel)}
+		if vis.Skip(m.path) {
+			return nil // hidden by a Read rule: counted, not listed
+		}
 		if info, err := d.Info(); err == nil {
 			m.mtime = info.ModTime()
 		}
@@ -167,7 +171,7 @@ func runGlob(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 		return tools.Result{}, fmt.Errorf("glob %s: %w", display, err)
 	}
 	if len(found) == 0 {
-		return tools.Text("No files found"), nil
+		return tools.Text(withNotice("No files found", vis)), nil
 	}
 	sort.Slice(found, func(i, j int) bool {
 		if !found[i].mtime.Equal(found[j].mtime) {
@@ -182,5 +186,13 @@ func runGlob(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 	if len(found) > maxMatches {
 		fmt.Fprintf(&b, "(Showing the %d most recently modified of %d matches. Use a narrower pattern or path to see others.)\n", maxMatches, len(found))
 	}
-	return tools.Text(strings.TrimSuffix(b.String(), "\n")), nil
+	return tools.Text(withNotice(strings.TrimSuffix(b.String(), "\n"), vis)), nil
+}
+
+// withNotice ends text with what vis left out, if anything.
+func withNotice(text string, vis *tools.Visibility) string {
+	if n := vis.Notice(); n != "" {
+		return text + "\n" + n
+	}
+	return text
 }

@@ -97,10 +97,15 @@ func runLS(ctx context.Context, input json.RawMessage, tc *tools.Context) (tools
 	}
 	var entries []lsEntry
 	ignored := 0
+	vis := tc.NewVisibility(dir)
+	vis.SetNouns("entry", "entries")
 	for _, de := range des {
 		if matchesAny(in.Ignore, de.Name()) {
 			ignored++
 			continue
+		}
+		if vis.Skip(filepath.Join(dir, de.Name())) {
+			continue // hidden by a Read rule: counted, not listed
 		}
 		entries = append(entries, describeEntry(dir, de))
 	}
@@ -112,7 +117,10 @@ func runLS(ctx context.Context, input json.RawMessage, tc *tools.Context) (tools
 	})
 	if len(entries) == 0 {
 		if ignored > 0 {
-			return tools.Text(fmt.Sprintf("%s has no entries left after ignoring %s.", display, plural(ignored, "entry", "entries"))), nil
+			return tools.Text(withNotice(fmt.Sprintf("%s has no entries left after ignoring %s.", display, plural(ignored, "entry", "entries")), vis)), nil
+		}
+		if vis.Hidden() > 0 {
+			return tools.Text(fmt.Sprintf("%s shows no entries.\n%s", display, vis.Notice())), nil
 		}
 		return tools.Text(fmt.Sprintf("(%s is an empty directory)", display)), nil
 	}
@@ -128,7 +136,7 @@ func runLS(ctx context.Context, input json.RawMessage, tc *tools.Context) (tools
 	if len(entries) > maxEntries {
 		fmt.Fprintf(&b, "(Listing stopped at %d of %d entries. Use ignore, or Glob with a pattern, to narrow it down.)\n", maxEntries, len(entries))
 	}
-	return tools.Text(strings.TrimSuffix(b.String(), "\n")), nil
+	return tools.Text(withNotice(strings.TrimSuffix(b.String(), "\n"), vis)), nil
 }
 
 // describeEntry renders a directory entry: `name/` for a directory,

@@ -29,6 +29,8 @@ type page struct {
 	Shown    int    `json:"shown"`
 	// Partial says the search stopped at its memory bound (maxCollect).
 	Partial bool `json:"partial,omitempty"`
+	// Hidden counts the files left out because Read rules hide them.
+	Hidden int `json:"hidden,omitempty"`
 }
 
 // comparePaths orders paths as a depth-first walk with sorted directory

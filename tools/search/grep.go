@@ -75,6 +75,9 @@ type query struct {
 	rootIsDir   bool
 	rootDisplay string // how paths under root begin: "" for the working directory
 	rgPath      string // root as passed to ripgrep, which runs in workDir
+	// vis leaves out the files Read rules hide from the agent, in both
+	// engines, and counts them.
+	vis *tools.Visibility
 }
 
 // Grep returns the Grep tool. It uses ripgrep when rg is on PATH at call
@@ -160,6 +163,9 @@ func runGrep(ctx context.Context, input json.RawMessage, tc *tools.Context, rg s
 		return tools.Error(err.Error()), nil
 	}
 	q.maxCollect = limit
+	if !q.rootIsDir && q.vis.Skip(q.root) {
+		return tools.Text(noMatches + "\n\n" + q.vis.Notice()), nil
+	}
 	if !q.rootIsDir {
 		// ripgrep searches a binary file named on its command line anyway,
 		// so both engines decide this here.
@@ -177,6 +183,9 @@ func runGrep(ctx context.Context, input json.RawMessage, tc *tools.Context, rg s
 	if rg != "" {
 		engine = "ripgrep"
 		files, partial, err = rgSearch(ctx, q, rg)
+		if err == nil && q.vis.On() && q.rootIsDir {
+			files, err = rgHide(ctx, q, rg, files)
+		}
 		if errors.Is(err, errRipgrepUnusable) {
 			engine, fallback = "go", err.Error()
 		}
@@ -192,6 +201,10 @@ func runGrep(ctx context.Context, input json.RawMessage, tc *tools.Context, rg s
 	}
 	text, pg := render(q, files, partial)
 	pg.Engine, pg.Fallback = engine, fallback
+	if notice := q.vis.Notice(); notice != "" {
+		text += "\n\n" + notice
+		pg.Hidden = q.vis.Hidden()
+	}
 	meta, _ := json.Marshal(pg)
 	text, spill := tools.CaptureText(tc, text)
 	return tools.Result{Text: text, Captured: true, Spill: spill, Meta: meta}, nil
@@ -266,6 +279,7 @@ func prepare(input json.RawMessage, tc *tools.Context) (*query, *matcher, error)
 		return nil, nil, fmt.Errorf("path %s: %v", name, errors.Unwrap(err))
 	}
 	q.rootIsDir = st.IsDir()
+	q.vis = tc.NewVisibility(q.root)
 	if !q.rootIsDir && !st.Mode().IsRegular() {
 		return nil, nil, fmt.Errorf("path %s is not a regular file or directory", name)
 	}

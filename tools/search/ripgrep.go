@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -216,3 +217,64 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 }
 
 func (t *tailBuffer) String() string { return string(t.b) }
+
+// rgHide applies the Read rules to a ripgrep search: the files ripgrep
+// would search are listed with the same filters (`--files`), each one the
+// agent may not see is counted, and its results are dropped. Counting the
+// listed files rather than the matching ones keeps the count blind to what
+// the hidden files contain, and gives the Go walker's count.
+func rgHide(ctx context.Context, q *query, rg string, files []fileHits) ([]fileHits, error) {
+	cmd := exec.CommandContext(ctx, rg, rgListArgs(q)...)
+	cmd.Dir = q.workDir
+	cmd.WaitDelay = rgWaitDelay
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) && !(errors.As(err, &exit) && exit.ExitCode() == 2 && len(out) > 0) {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w: listing files: %v", errRipgrepUnusable, err)
+	}
+	hidden := map[string]bool{}
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) == 0 {
+			continue
+		}
+		display := displayPath(p)
+		if q.vis.Skip(absUnder(q.workDir, display)) {
+			hidden[display] = true
+		}
+	}
+	kept := files[:0]
+	for _, f := range files {
+		// A file listed after the search began is checked by itself.
+		if !hidden[f.path] && !q.vis.Hides(absUnder(q.workDir, f.path)) {
+			kept = append(kept, f)
+		}
+	}
+	return kept, nil
+}
+
+// rgListArgs are the flags that make ripgrep list the files a search with
+// q's filters reads, NUL-separated.
+func rgListArgs(q *query) []string {
+	args := []string{"--no-config", "--no-messages", "--color=never", "--null", "--no-ignore-global", "--files"}
+	if q.glob != "" {
+		args = append(args, "--glob="+q.glob, "--glob=!.git")
+	}
+	if q.typ != "" {
+		for _, g := range fileTypes[q.typ] {
+			args = append(args, "--type-add="+rgTypeName+":"+g)
+		}
+		args = append(args, "--type="+rgTypeName)
+	}
+	return append(args, "--", q.rgPath)
+}
+
+// absUnder makes a path ripgrep printed absolute: it runs in dir.
+func absUnder(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}

@@ -177,6 +177,9 @@ func (w *walker) list(j job) {
 			w.push(job{dir: abs, display: display, ig: ig})
 			continue
 		}
+		if w.q.vis.Skip(abs) {
+			continue // hidden by a Read rule: counted, never opened
+		}
 		if batch == nil {
 			batch = make([]fileJob, 0, batchSize)
 		}

@@ -1,0 +1,61 @@
+package permission
+
+// Readable says whether the agent may see the file or directory at path
+// (its contents or merely its name) without a person's say-so: Allow, or
+// Deny or Ask with the Read rule that decides (deny rules first). Rules
+// match the path as written and as it resolves now, like Evaluate's. It is
+// the one answer to "is this path readable by the agent": Read checks the
+// file it opened with it, and the tools that find files themselves (Grep,
+// with ripgrep or without, Glob, LS) leave out every path that is not Allow
+// and say how many they left out, since they cannot stop to ask per file.
+// Relative paths are relative to the project directory. Only Read rules
+// with a path specifier take part; a bare Read rule is about the Read tool.
+func (p *Policy) Readable(path string) (Behavior, string) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if !p.hidesReadsLocked() {
+		return Allow, ""
+	}
+	f := resolveForms(path, p.root0(), p.home)
+	for _, set := range []struct {
+		b     Behavior
+		rules []compiledRule
+	}{{Deny, p.cdeny}, {Ask, p.cask}} {
+		for i := range set.rules {
+			r := &set.rules[i]
+			if r.kind == specRead && (r.path.match(f.real, p.roots) || r.path.match(f.lit, p.roots)) {
+				return set.b, r.Raw
+			}
+		}
+	}
+	return Allow, ""
+}
+
+// HidesReads reports whether any rule can make Readable answer other than
+// Allow, so a tool can skip the work of counting what it leaves out.
+func (p *Policy) HidesReads() bool {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.hidesReadsLocked()
+}
+
+func (p *Policy) hidesReadsLocked() bool {
+	for _, rules := range [][]compiledRule{p.cdeny, p.cask} {
+		for i := range rules {
+			if rules[i].kind == specRead {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// WriteProtected says why writing path always asks, or "": it is (or, as
+// it resolves now, leads to) a protected place (see protectedReason). File
+// tools ask again just before they write, so a place that became protected
+// after the check (a link swapped during a slow hook) is not written.
+func (p *Policy) WriteProtected(path string) string {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.protectedReason(resolveForms(path, p.root0(), p.home))
+}

@@ -1,0 +1,84 @@
+package files_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/tools"
+	"github.com/seed92b641c3/workbench/tools/files"
+)
+
+// hiddenProject makes a project with files the Read rules hide and a tool
+// context carrying a real session policy with those rules.
+func hiddenProject(t *testing.T) (*tools.Context, string) {
+	t.Helper()
+	tc, dir := newContext(t)
+	for _, p := range []string{"main.go", ".env", "secrets/key.pem", "secrets/deep/db.txt", "docs/a.md", "config/prod.env"} {
+		writeFile(t, filepath.Join(dir, p), "content of "+p)
+	}
+	if err := os.Symlink("secrets/key.pem", filepath.Join(dir, "cert")); err != nil {
+		t.Fatal(err)
+	}
+	p := permission.NewPolicy([]string{dir})
+	if err := p.AddRules(permission.Deny, "test", "Read(./secrets/**)", "Read(./.env)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.AddRules(permission.Ask, "test", "Read(*.env)"); err != nil {
+		t.Fatal(err)
+	}
+	tc.Paths = p
+	return tc, dir
+}
+
+func TestH15_GlobHonoursReadDeny(t *testing.T) {
+	t.Parallel()
+	tc, _ := hiddenProject(t)
+	cases := []struct {
+		input, want, notice string
+	}{
+		{`{"pattern":".env"}`, "No files found", "1 file was left out"},
+		{`{"pattern":"*.env"}`, "No files found", "2 files were left out"},
+		{`{"pattern":"**/*"}`, "main.go", "5 files were left out"},
+		{`{"pattern":"secrets/**"}`, "No files found", "2 files were left out"},
+		{`{"pattern":"*.pem"}`, "No files found", "1 file was left out"},
+		{`{"pattern":"*.go"}`, "main.go", ""},
+	}
+	for _, c := range cases {
+		res := call(t, files.Glob(), tc, c.input)
+		listing, notice, _ := strings.Cut(res.Text, "\n[")
+		if res.IsError || !strings.Contains(listing, c.want) {
+			t.Errorf("Glob %s = %q, want %q", c.input, res.Text, c.want)
+		}
+		for _, leak := range []string{".env", "secrets", "key.pem", "db.txt", "prod"} {
+			if strings.Contains(listing, leak) {
+				t.Errorf("Glob %s lists %q:\n%s", c.input, leak, res.Text)
+			}
+		}
+		if c.notice == "" && notice != "" || !strings.Contains(res.Text, c.notice) {
+			t.Errorf("Glob %s: notice %q, want %q", c.input, notice, c.notice)
+		}
+	}
+}
+
+func TestH15_LSHonoursReadDeny(t *testing.T) {
+	t.Parallel()
+	tc, dir := hiddenProject(t)
+	res := call(t, files.LS(), tc, `{}`)
+	for _, leak := range []string{".env", "secrets", "key.pem", "cert"} {
+		if strings.Contains(strings.SplitN(res.Text, "\n[", 2)[0], leak) {
+			t.Errorf("LS lists %q:\n%s", leak, res.Text)
+		}
+	}
+	// secrets/, .env, and cert (a link to a hidden file) are left out.
+	if !strings.Contains(res.Text, "main.go") || !strings.Contains(res.Text, "3 entries were left out") {
+		t.Errorf("LS:\n%s", res.Text)
+	}
+	res = call(t, files.LS(), tc, `{"path":"config"}`)
+	if strings.Contains(res.Text, "prod.env\t") || !strings.Contains(res.Text, "1 entry was left out") {
+		t.Errorf("LS config:\n%s", res.Text)
+	}
+	_ = dir
+}
