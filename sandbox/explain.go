@@ -1,0 +1,130 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// refusalMarkers are the error texts of EROFS, EACCES and EPERM as programs
+// print them (strerror, Python's OSError, Go's syscall errors).
+var refusalMarkers = []string{
+	"Read-only file system",
+	"read-only file system",
+	"Permission denied",
+	"permission denied",
+	"Operation not permitted",
+	"operation not permitted",
+}
+
+// pathToken finds path-like words in a line: quoted or bare, absolute or
+// relative with a slash or a leading dot.
+var pathToken = regexp.MustCompile(`['"‘’“”]([^'"‘’“”]+)['"‘’“”]|(?:^|[\s:(])((?:/|\./|\.\./|~/|\.)[^\s:'"‘’“”,)]*)`)
+
+// Explain reads a sandboxed command's output and, when a line reports a
+// refused write or read of a path the sandbox closes, returns a note saying
+// so and naming the ways out; otherwise "". dir is the command's working
+// directory, for relative paths.
+func (s *Sandbox) Explain(output, dir string) string {
+	if !s.Active() {
+		return ""
+	}
+	seen := map[string]bool{}
+	var notes []string
+	for line := range strings.Lines(output) {
+		if !slices.ContainsFunc(refusalMarkers, func(m string) bool { return strings.Contains(line, m) }) {
+			continue
+		}
+		for _, m := range pathToken.FindAllStringSubmatch(line, -1) {
+			p := m[1]
+			if p == "" {
+				p = m[2]
+			}
+			p = strings.TrimSpace(p)
+			if p == "" || !strings.ContainsAny(p, "/.") {
+				continue
+			}
+			abs := expandHome(p, s.home())
+			if !filepath.IsAbs(abs) {
+				abs = filepath.Join(dir, abs)
+			}
+			abs = filepath.Clean(abs)
+			why := s.closes(abs)
+			if why == "" || seen[abs] {
+				continue
+			}
+			seen[abs] = true
+			notes = append(notes, fmt.Sprintf("%s %s", abs, why))
+			if len(notes) == 3 {
+				break
+			}
+		}
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "The sandbox refused this: " + strings.Join(notes, "; ") + ". " +
+		"To allow it, add the path to sandbox.allowWrite in the settings, or run the command with " +
+		"dangerouslyDisableSandbox: true, which asks the person first" + s.escapeNote() + "."
+}
+
+// escapeNote says when asking to run outside is not an option.
+func (s *Sandbox) escapeNote() string {
+	if s.policy.Required {
+		return " (not while sandbox.required is set)"
+	}
+	return ""
+}
+
+// closes says why the sandbox closes p, or "" when it does not.
+func (s *Sandbox) closes(p string) string {
+	real := realOrSelf(p)
+	for _, h := range s.resolved.Hide {
+		if within(real, h) || within(p, h) {
+			return "is hidden by the sandbox (sandbox.denyRead)"
+		}
+	}
+	for _, ro := range s.resolved.ReadOnly {
+		if within(real, ro) || within(p, ro) {
+			return "is kept read-only by the sandbox even inside the workspace (git hooks and config, settings)"
+		}
+	}
+	for _, w := range s.resolved.Write {
+		if within(real, w) || within(p, w) {
+			return ""
+		}
+	}
+	if strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/sys/") || strings.HasPrefix(p, "/dev/") {
+		return ""
+	}
+	if s.resolved.Mode == ReadOnly {
+		return "is read-only: the sandbox is in read-only mode"
+	}
+	return "is outside the paths the sandbox lets commands write (the workspace, temp directories, tool caches, sandbox.allowWrite)"
+}
+
+// realOrSelf resolves p's symbolic links, or of its nearest existing parent.
+func realOrSelf(p string) string {
+	rest := ""
+	for q := p; ; q = filepath.Dir(q) {
+		if real, err := filepath.EvalSymlinks(q); err == nil {
+			return filepath.Join(real, rest)
+		}
+		if q == filepath.Dir(q) {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(q), rest)
+	}
+}
+
+// home is the home directory the policy was resolved with.
+func (s *Sandbox) home() string {
+	if s.policy.Home != "" {
+		return s.policy.Home
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}

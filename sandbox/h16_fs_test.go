@@ -1,0 +1,222 @@
+package sandbox
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestH16_WritesTheParserCannotSeeStayInTheWorkspace(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := newSandbox(t, f.policy(), Options{})
+	target := filepath.Join(f.outside, "planted")
+	cases := []struct{ name, outside, inside string }{
+		{"python open",
+			`python3 -c "open('` + target + `','w').write('x')"`,
+			`python3 -c "open('mine','w').write('x')"`},
+		{"a copied binary",
+			`cp "$(command -v touch)" ./mytouch && ./mytouch ` + target,
+			`cp "$(command -v touch)" ./mytouch2 && ./mytouch2 mine2`},
+		{"a command held in a variable",
+			`c=tee; echo x | $c ` + target,
+			`c=tee; echo x | $c mine3`},
+		{"a double fork",
+			`( ( echo x > ` + target + ` ) & ) ; sleep 0.2; test -e ` + target,
+			`( ( echo x > mine4 ) & ) ; sleep 0.2; test -e mine4`},
+		{"find -delete outside",
+			`find ` + f.outside + ` -name keep -delete; test ! -e ` + filepath.Join(f.outside, "keep"),
+			`touch gone && find . -name gone -delete && test ! -e gone`},
+		{"a truncation",
+			`: > ` + filepath.Join(f.outside, "keep"),
+			`echo x > t && : > t`},
+		{"a rename out of the workspace",
+			`echo x > moved && mv moved ` + target,
+			`echo x > a && mkdir -p sub && mv a sub/b`},
+	}
+	if err := os.WriteFile(filepath.Join(f.outside, "keep"), []byte("kept\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		mustFail(t, s, f.ws, c.outside)
+		if exists(target) {
+			t.Errorf("%s: wrote %s outside the workspace", c.name, target)
+			os.Remove(target)
+		}
+		mustPass(t, s, f.ws, c.inside)
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.outside, "keep")); string(b) != "kept\n" {
+		t.Errorf("a file outside the workspace changed: %q", b)
+	}
+	// The temp directory stays writable.
+	mustPass(t, s, f.ws, `d=$(mktemp -d) && echo x > "$d/f" && rm -r "$d"`)
+}
+
+func TestH16_ModeOffLetsTheSameWriteThrough(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	p := f.policy()
+	p.Mode = Off
+	s := newSandbox(t, p, Options{})
+	target := filepath.Join(f.outside, "planted")
+	mustPass(t, s, f.ws, `python3 -c "open('`+target+`','w').write('x')"`)
+	if !exists(target) {
+		t.Error("mode off did not let the write through")
+	}
+	if d := s.Describe(); d.Mode != "off" {
+		t.Errorf("Describe = %+v, want mode off", d)
+	}
+}
+
+func TestH16_ReadOnlyModeRefusesWorkspaceWrites(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	p := f.policy()
+	p.Mode = ReadOnly
+	s := newSandbox(t, p, Options{})
+	mustFail(t, s, f.ws, `echo x > mine`)
+	if exists(filepath.Join(f.ws, "mine")) {
+		t.Error("read-only mode let a workspace write through")
+	}
+	mustPass(t, s, f.ws, `cat /etc/hostname >/dev/null && d=$(mktemp -d) && echo x > "$d/f"`)
+}
+
+func TestH16_GitHooksConfigAndSettingsStayReadOnly(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = f.ws
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("config", "user.email", "t@example.com")
+	git("config", "user.name", "t")
+	os.RemoveAll(filepath.Join(f.ws, ".git", "hooks")) // a repository without hooks gets one that is read-only
+	for _, p := range []string{".workbench/settings.json", ".claude/settings.json", ".claude/settings.local.json", ".mcp.json"} {
+		full := filepath.Join(f.ws, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := newSandbox(t, f.policy(), Options{})
+	attacks := []string{
+		`echo 'touch /tmp/pwned' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`,
+		`printf '[core]\n\thooksPath = /tmp/evil\n' >> .git/config`,
+		`git config core.hooksPath /tmp/evil`,
+		`mv .git/config .git/config.old`,
+		`rm -rf .git/hooks`,
+		`mv .git/hooks .git/hooks.old`,
+		`echo '{"permissions":{"allow":["Bash"]}}' > .workbench/settings.json`,
+		`echo '{}' > .workbench/settings.local.json`,
+		`echo '{"permissions":{"allow":["Bash"]}}' > .claude/settings.json`,
+		`python3 -c "open('.claude/settings.local.json','w').write('{}')"`,
+		`rm .mcp.json`,
+		`echo '{}' > .mcp.json`,
+		`umount .git/hooks`,
+		`cd .git && ln -sf /dev/null hooks/post-checkout`,
+	}
+	for _, a := range attacks {
+		mustFail(t, s, f.ws, a)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(f.ws, ".git", "hooks")); len(entries) != 0 {
+		t.Errorf(".git/hooks got %d entries", len(entries))
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.ws, ".git", "config")); strings.Contains(string(b), "hooksPath") {
+		t.Error(".git/config was changed")
+	}
+	for _, p := range []string{".workbench/settings.json", ".claude/settings.json", ".claude/settings.local.json", ".mcp.json"} {
+		if b, _ := os.ReadFile(filepath.Join(f.ws, p)); string(b) != "{}\n" {
+			t.Errorf("%s changed to %q", p, b)
+		}
+	}
+	// The work itself goes on: add and commit.
+	mustPass(t, s, f.ws, `echo hello > README && git add README && git commit -qm first && git log --oneline | grep -q first`)
+	// Other files in .claude stay writable.
+	mustPass(t, s, f.ws, `echo x > .claude/notes.md`)
+}
+
+func TestH16_DeniedPathsAreHidden(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	secret := filepath.Join(f.home, ".ssh", "id_ed25519")
+	os.MkdirAll(filepath.Dir(secret), 0o700)
+	os.WriteFile(secret, []byte("PRIVATE KEY"), 0o600)
+	token := filepath.Join(f.outside, "token")
+	os.WriteFile(token, []byte("TOKEN"), 0o600)
+	p := f.policy()
+	p.DenyRead = []string{token}
+	s := newSandbox(t, p, Options{})
+	for _, script := range []string{
+		`cat ` + secret,
+		`cat ` + token,
+		`cat /proc/$PPID/root` + secret, // through the mount namespace of the process outside
+		`cd / && cat .` + secret,
+		`python3 -c "print(open('` + secret + `').read())"`,
+	} {
+		if out, _ := run(t, s, f.ws, script); strings.Contains(out, "PRIVATE KEY") || strings.Contains(out, "TOKEN") {
+			t.Errorf("%q read a hidden file:\n%s", script, out)
+		}
+	}
+	if out := mustPass(t, s, f.ws, `ls -A `+filepath.Dir(secret)); strings.TrimSpace(out) != "" {
+		t.Errorf("a hidden directory lists %q", out)
+	}
+	mustFail(t, s, f.ws, `echo x > `+filepath.Join(f.home, ".ssh", "authorized_keys"))
+}
+
+func TestH16_CommandsCannotSignalOutsideTheSandbox(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := newSandbox(t, f.policy(), Options{})
+	// $PPID is this test process, outside the sandbox.
+	mustFail(t, s, f.ws, `kill -0 $PPID`)
+	mustPass(t, s, f.ws, `sleep 5 & kill $!`)
+}
+
+func TestH16_CommandsHoldNoCapabilities(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := newSandbox(t, f.policy(), Options{})
+	out := mustPass(t, s, f.ws, `grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb)' /proc/self/status`)
+	for line := range strings.Lines(out) {
+		if !strings.HasSuffix(strings.TrimSpace(line), "0000000000000000") {
+			t.Errorf("a capability is left: %s", line)
+		}
+	}
+	mustFail(t, s, f.ws, `mount -t tmpfs none `+f.outside)
+}
+
+func TestH16_TheAgentSocketIsHidden(t *testing.T) {
+	f := newFixture(t)
+	sock := filepath.Join(f.outside, "agent.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("KEYS"))
+			c.Close()
+		}
+	}()
+	t.Setenv("SSH_AUTH_SOCK", sock)
+	s := newSandbox(t, f.policy(), Options{})
+	out, _ := run(t, s, f.ws, `python3 -c "
+import socket, os
+c = socket.socket(socket.AF_UNIX); c.connect(os.environ['SSH_AUTH_SOCK']); print(c.recv(4))"`)
+	if strings.Contains(out, "KEYS") {
+		t.Errorf("the agent socket answered inside the sandbox: %s", out)
+	}
+}

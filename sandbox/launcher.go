@@ -1,0 +1,44 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+)
+
+// Subcommand is the hidden first argument that makes the workbench binary
+// the sandbox launcher: `workbench __sandbox SPEC -- PROGRAM ARGS...`.
+const Subcommand = "__sandbox"
+
+// launchExit is the launcher's exit status when it could not set the
+// sandbox up: the command did not run at all.
+const launchExit = 126
+
+// launchSpec is what the launcher enforces, handed over as its first
+// argument in JSON.
+type launchSpec struct {
+	Write    []string    `json:"write,omitempty"`
+	ReadOnly []string    `json:"readOnly,omitempty"`
+	Hide     []string    `json:"hide,omitempty"`
+	Net      NetworkMode `json:"net"`
+	// ProxyFD is the descriptor of the socket over which the launcher
+	// hands Workbench's proxy the listening socket it made inside the
+	// network namespace; 0 when there is no proxy.
+	ProxyFD int `json:"proxyFD,omitempty"`
+	// Probe sets everything up and exits 0 instead of running a program.
+	Probe bool `json:"probe,omitempty"`
+}
+
+// Dispatch runs the launcher and never returns when this process was
+// started as one (os.Args[1] is Subcommand); otherwise it returns at once.
+// main calls it before any other work, and so does the TestMain of a
+// package whose tests start sandboxed processes with the test binary as
+// Options.Launcher.
+func Dispatch() {
+	if len(os.Args) < 2 || os.Args[1] != Subcommand {
+		return
+	}
+	err := launch(os.Args[2:])
+	// launch returns only when it failed; on success it became the program.
+	fmt.Fprintf(os.Stderr, "workbench sandbox: %v; the command did not run\n", err)
+	os.Exit(launchExit)
+}

@@ -1,0 +1,241 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// launch is the launcher: it runs inside the new namespaces Prepare asked
+// for, with the capabilities it needs there, and execs the program once
+// the sandbox is in place. It returns only on failure.
+func launch(args []string) error {
+	if len(args) < 3 || args[1] != "--" {
+		return errors.New("usage: " + Subcommand + " SPEC -- PROGRAM [ARGS...]")
+	}
+	var spec launchSpec
+	if err := json.Unmarshal([]byte(args[0]), &spec); err != nil {
+		return fmt.Errorf("spec: %w", err)
+	}
+	argv := args[2:]
+	// Mount changes stay in this namespace.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("make mounts private: %w", err)
+	}
+	for _, p := range spec.Hide {
+		if err := hide(p); err != nil {
+			return fmt.Errorf("hide %s: %w", p, err)
+		}
+	}
+	for _, p := range spec.ReadOnly {
+		if err := bindReadOnly(p, p); err != nil {
+			return fmt.Errorf("make %s read-only: %w", p, err)
+		}
+	}
+	env := os.Environ()
+	if spec.Net != NetOpen {
+		// A fresh network namespace has only a loopback device, and it is
+		// down; tests that serve on localhost need it up.
+		if err := loopbackUp(); err != nil {
+			return fmt.Errorf("loopback: %w", err)
+		}
+	}
+	if spec.Net == NetDomains && spec.ProxyFD > 0 && !spec.Probe {
+		port, err := handOverListener(spec.ProxyFD)
+		if err != nil {
+			return fmt.Errorf("proxy: %w", err)
+		}
+		env = withProxy(env, "http://127.0.0.1:"+strconv.Itoa(port))
+	}
+	fd, flags, err := ruleset(spec.Write)
+	if err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	// Capabilities, no_new_privs and the Landlock domain belong to a
+	// thread; the thread that sets them is the one that execs.
+	runtime.LockOSThread()
+	if err := dropCapabilities(); err != nil {
+		return fmt.Errorf("drop capabilities: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	if err := llsyscall.LandlockRestrictSelf(fd, flags); err != nil {
+		return fmt.Errorf("landlock: restrict: %w", err)
+	}
+	if spec.Probe {
+		os.Exit(0)
+	}
+	err = syscall.Exec(argv[0], argv, env)
+	return fmt.Errorf("exec %s: %w", argv[0], err)
+}
+
+// minABI is the oldest Landlock ABI the sandbox accepts: version 3 is the
+// first that stops truncating a file it may not write.
+const minABI = 3
+
+// ruleset builds the Landlock ruleset: everything readable and executable,
+// writes only in the writable paths and to the terminal and null devices.
+func ruleset(write []string) (int, uint32, error) {
+	abi, err := llsyscall.LandlockGetABIVersion()
+	if err != nil {
+		return -1, 0, fmt.Errorf("not supported by this kernel: %w", err)
+	}
+	if abi < minABI {
+		return -1, 0, fmt.Errorf("kernel Landlock ABI %d is older than %d, which cannot stop truncation", abi, minABI)
+	}
+	// The network is the namespaces' business; Landlock keeps files and
+	// IPC scopes (signals and abstract sockets out of the sandbox).
+	cfg := landlock.Config{
+		HandledAccessFS: landlock.V11.HandledAccessFS,
+		Scoped:          landlock.V11.Scoped,
+	}.BestEffort()
+	rules := []landlock.Rule{
+		landlock.RODirs("/"),
+		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+			"/dev/tty", "/dev/ptmx").WithIoctlDev().IgnoreIfMissing(),
+		landlock.RWDirs("/dev/pts").WithIoctlDev().IgnoreIfMissing(),
+	}
+	for _, p := range write {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			continue // gone since the policy was resolved: nothing to allow
+		case fi.IsDir():
+			rules = append(rules, landlock.RWDirs(p).WithRefer())
+		default:
+			rules = append(rules, landlock.RWFiles(p))
+		}
+	}
+	fd, flags, err := cfg.NewRulesetFD(rules...)
+	if err != nil {
+		return -1, 0, err
+	}
+	if fd < 0 {
+		return -1, 0, errors.New("this kernel cannot enforce the rules")
+	}
+	return fd, flags, nil
+}
+
+// hide mounts an empty read-only directory (a tmpfs) or the null device
+// over p, so its contents cannot be read.
+func hide(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil // gone since the policy was resolved: nothing to hide
+	}
+	if fi.IsDir() {
+		return unix.Mount("tmpfs", p, "tmpfs",
+			unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0555")
+	}
+	return bindReadOnly("/dev/null", p)
+}
+
+// bindReadOnly bind-mounts src over dst and makes the mount read-only. The
+// remount keeps the flags the kernel locks in a user namespace (nosuid,
+// nodev, noexec, atime), or it would be refused.
+func bindReadOnly(src, dst string) error {
+	if _, err := os.Lstat(dst); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err := unix.Mount(src, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return err
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(dst, &st); err != nil {
+		return err
+	}
+	const kept = unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC |
+		unix.MS_NOATIME | unix.MS_NODIRATIME | unix.MS_RELATIME
+	flags := uintptr(unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY) | uintptr(st.Flags)&kept
+	return unix.Mount("", dst, "", flags, "")
+}
+
+// loopbackUp brings the namespace's lo device up.
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return err
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return err
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP | unix.IFF_RUNNING)
+	return unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
+}
+
+// handOverListener listens on 127.0.0.1 inside the namespace and passes the
+// listening socket to Workbench over the descriptor proxyFD: Workbench's
+// proxy accepts on it from outside, so the namespace needs no route out.
+func handOverListener(proxyFD int) (int, error) {
+	defer unix.Close(proxyFD)
+	lfd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer unix.Close(lfd)
+	if err := unix.Bind(lfd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		return 0, err
+	}
+	if err := unix.Listen(lfd, 128); err != nil {
+		return 0, err
+	}
+	sa, err := unix.Getsockname(lfd)
+	if err != nil {
+		return 0, err
+	}
+	port := sa.(*unix.SockaddrInet4).Port
+	if err := unix.Sendmsg(proxyFD, []byte(strconv.Itoa(port)), unix.UnixRights(lfd), nil, 0); err != nil {
+		return 0, err
+	}
+	return port, nil
+}
+
+// withProxy points every proxy variable programs read at url.
+func withProxy(env []string, url string) []string {
+	out := env[:0:0]
+	drop := map[string]bool{"HTTP_PROXY": true, "HTTPS_PROXY": true, "ALL_PROXY": true, "NO_PROXY": true,
+		"http_proxy": true, "https_proxy": true, "all_proxy": true, "no_proxy": true}
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !drop[k] {
+			out = append(out, kv)
+		}
+	}
+	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"} {
+		out = append(out, k+"="+url)
+	}
+	return out
+}
+
+// dropCapabilities leaves the calling thread, and so the program it execs,
+// no capability in the namespace: none in the bounding, ambient,
+// inheritable, permitted or effective sets, so nothing the program runs can
+// undo a mount.
+func dropCapabilities() error {
+	for c := 0; c <= 63; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+			return err
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return err
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	return unix.Capset(&hdr, &data[0])
+}

@@ -1,0 +1,12 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"errors"
+	"runtime"
+)
+
+func launch([]string) error {
+	return errors.New("no sandbox launcher for " + runtime.GOOS)
+}

@@ -1,0 +1,376 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Mode says how much of the file system a sandboxed command may write.
+type Mode string
+
+// The modes of sandbox.mode and --sandbox.
+const (
+	// WorkspaceWrite lets commands write in the workspace roots, the temp
+	// directories, the tool caches and sandbox.allowWrite: the default.
+	WorkspaceWrite Mode = "workspace-write"
+	// ReadOnly lets commands write only in the temp directories.
+	ReadOnly Mode = "read-only"
+	// Off runs commands without a sandbox.
+	Off Mode = "off"
+)
+
+// ParseMode reads a mode as written in settings or on the command line.
+func ParseMode(s string) (Mode, bool) {
+	switch m := Mode(s); m {
+	case WorkspaceWrite, ReadOnly, Off:
+		return m, true
+	}
+	return "", false
+}
+
+// Modes lists the modes for error messages and help.
+func Modes() []Mode { return []Mode{WorkspaceWrite, ReadOnly, Off} }
+
+// Policy is what a sandboxed command may do. The zero value of every list
+// adds nothing; Resolve fills in the defaults.
+type Policy struct {
+	// Mode chooses what is writable; empty means WorkspaceWrite.
+	Mode Mode
+	// Roots are the workspace roots: the project directory and
+	// additionalDirectories.
+	Roots []string
+	// AllowWrite are further writable paths (sandbox.allowWrite).
+	AllowWrite []string
+	// Caches are the tool caches a build writes; nil means DefaultCaches.
+	Caches []string
+	// DenyRead are hidden paths added to DefaultDenyRead.
+	DenyRead []string
+	// Network opens the network (sandbox.network).
+	Network bool
+	// AllowedDomains opens the network only for these domains, through
+	// Workbench's proxy (sandbox.allowedDomains). Ignored when Network is
+	// set, which opens everything.
+	AllowedDomains []string
+	// Required refuses to run commands when the sandbox is unavailable.
+	Required bool
+	// Home is the person's home directory; empty means os.UserHomeDir.
+	Home string
+	// SettingsDirs are the person's own Workbench and Claude settings
+	// directories, hidden by default; nil means ~/.config/workbench,
+	// ~/.workbench and ~/.claude.
+	SettingsDirs []string
+}
+
+// NetworkMode is the network a sandboxed command gets.
+type NetworkMode string
+
+// The network modes a Description reports.
+const (
+	NetNone    NetworkMode = "none"
+	NetOpen    NetworkMode = "open"
+	NetDomains NetworkMode = "allowed-domains"
+)
+
+// Net is the network mode the policy asks for.
+func (p Policy) Net() NetworkMode {
+	switch {
+	case p.Network:
+		return NetOpen
+	case len(p.AllowedDomains) > 0:
+		return NetDomains
+	}
+	return NetNone
+}
+
+// DefaultCaches are the caches builds write, found the way each tool finds
+// its own: Go's build and module caches, npm's and pip's. Each is writable
+// so `go build`, `go test`, `npm ci` and `pip install` work inside.
+func DefaultCaches(home string) []string {
+	env := func(k, def string) string {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+		return def
+	}
+	cache := env("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	gopath := env("GOPATH", filepath.Join(home, "go"))
+	if i := strings.IndexByte(gopath, os.PathListSeparator); i >= 0 {
+		gopath = gopath[:i]
+	}
+	return []string{
+		env("GOCACHE", filepath.Join(cache, "go-build")),
+		env("GOMODCACHE", filepath.Join(gopath, "pkg", "mod")),
+		env("npm_config_cache", filepath.Join(home, ".npm")),
+		env("PIP_CACHE_DIR", filepath.Join(cache, "pip")),
+	}
+}
+
+// DefaultDenyRead are the person's credentials and settings, hidden from
+// every sandboxed command: keys, cloud and GitHub tokens, and the settings
+// that decide what the agent may do.
+func DefaultDenyRead(home string, settingsDirs []string) []string {
+	list := []string{
+		filepath.Join(home, ".ssh"),
+		filepath.Join(home, ".aws"),
+		filepath.Join(home, ".gnupg"),
+		filepath.Join(home, ".config", "gh"),
+	}
+	return append(list, settingsDirs...)
+}
+
+// hiddenSockets are the Unix sockets that reach something outside the
+// sandbox whatever its network: the SSH agent (the person's keys), the
+// session and system buses (systemd-run starts commands outside), container
+// engines (root on the host). A fresh network namespace does not cut a
+// socket with a path, so each is hidden like a denyRead path.
+func hiddenSockets() []string {
+	list := []string{
+		"/run/docker.sock", "/var/run/docker.sock", "/run/podman", "/run/containerd",
+		"/run/dbus/system_bus_socket", "/var/run/dbus/system_bus_socket",
+	}
+	if s := os.Getenv("SSH_AUTH_SOCK"); s != "" {
+		list = append(list, s)
+	}
+	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" {
+		for _, name := range []string{"bus", "systemd", "docker.sock", "podman", "gnupg", "keyring"} {
+			list = append(list, filepath.Join(rt, name))
+		}
+	}
+	return list
+}
+
+// protectedNames are the paths inside a workspace root that stay read-only:
+// a hook or git config planted there runs later outside any sandbox, and
+// the settings decide what the agent may do next time.
+var protectedNames = []string{
+	".workbench",
+	".claude/settings.json",
+	".claude/settings.local.json",
+	".mcp.json",
+}
+
+// Resolved is a Policy with every default filled in and every path made
+// absolute and real: what the backend enforces.
+type Resolved struct {
+	Mode Mode
+	// Write are the writable paths; ReadOnly the paths inside them that
+	// stay read-only; Hide the paths replaced by an empty file or
+	// directory.
+	Write, ReadOnly, Hide []string
+	Net                   NetworkMode
+	Domains               []string
+	// Warnings are settings problems that did not stop anything: a path
+	// in allowWrite or denyRead that does not exist.
+	Warnings []string
+}
+
+// Resolve fills in the defaults and turns every path into an absolute one
+// with symbolic links resolved (the kernel enforces on the real path). A
+// git directory in a root gets a hooks directory if it has none, so a hook
+// cannot be planted in one created later.
+func (p Policy) Resolve() (Resolved, error) {
+	r := Resolved{Mode: p.Mode, Net: p.Net(), Domains: slices.Clone(p.AllowedDomains)}
+	if r.Mode == "" {
+		r.Mode = WorkspaceWrite
+	}
+	if _, ok := ParseMode(string(r.Mode)); !ok {
+		return r, fmt.Errorf("sandbox: unknown mode %q", r.Mode)
+	}
+	home := p.Home
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	var roots []string
+	for _, root := range p.Roots {
+		real, err := realPath(root)
+		if err != nil {
+			return r, fmt.Errorf("sandbox: workspace root %s: %w", root, err)
+		}
+		roots = append(roots, real)
+	}
+	for _, t := range tempDirs() {
+		r.Write = appendReal(r.Write, t)
+	}
+	if r.Mode == WorkspaceWrite {
+		r.Write = append(r.Write, roots...)
+		for _, root := range roots {
+			for _, d := range worktreeGitDirs(root) {
+				r.Write = appendReal(r.Write, d)
+			}
+		}
+		caches := p.Caches
+		if caches == nil {
+			caches = DefaultCaches(home)
+		}
+		for _, c := range caches {
+			r.Write = appendReal(r.Write, c)
+		}
+		for _, w := range p.AllowWrite {
+			w = expandHome(w, home)
+			if _, err := os.Stat(w); err != nil {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("sandbox.allowWrite: %s does not exist; it is not made writable", w))
+				continue
+			}
+			r.Write = appendReal(r.Write, w)
+		}
+	}
+	for _, root := range roots {
+		r.ReadOnly = append(r.ReadOnly, protectedIn(root)...)
+	}
+	settingsDirs := p.SettingsDirs
+	if settingsDirs == nil {
+		settingsDirs = []string{
+			filepath.Join(home, ".config", "workbench"),
+			filepath.Join(home, ".workbench"),
+			filepath.Join(home, ".claude"),
+		}
+	}
+	explicit := map[string]bool{}
+	deny := append(DefaultDenyRead(home, settingsDirs), hiddenSockets()...)
+	for _, d := range p.DenyRead {
+		d = expandHome(d, home)
+		explicit[d] = true
+		deny = append(deny, d)
+	}
+	for _, d := range deny {
+		real, err := realPath(d)
+		if err != nil {
+			if explicit[d] {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("sandbox.denyRead: %s does not exist; nothing to hide", d))
+			}
+			continue
+		}
+		if holdsRoot(real, roots) {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("sandbox.denyRead: %s holds the workspace; it is not hidden", d))
+			continue
+		}
+		if !slices.Contains(r.Hide, real) {
+			r.Hide = append(r.Hide, real)
+		}
+	}
+	return r, nil
+}
+
+// protectedIn lists the existing protected paths of one root, following a
+// worktree's .git file to its git directory and the common directory.
+func protectedIn(root string) []string {
+	var out []string
+	for _, name := range protectedNames {
+		out = appendReal(out, filepath.Join(root, name))
+	}
+	for _, gitDir := range gitDirs(root) {
+		hooks := filepath.Join(gitDir, "hooks")
+		if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) {
+			_ = os.Mkdir(hooks, 0o755)
+		}
+		out = appendReal(out, hooks)
+		out = appendReal(out, filepath.Join(gitDir, "config"))
+		out = appendReal(out, filepath.Join(gitDir, "config.worktree"))
+	}
+	return out
+}
+
+// gitDirs finds the git directories a root's commands use: .git itself, or
+// for a worktree (.git is a file) its own git directory and the common one
+// that holds hooks and config.
+func gitDirs(root string) []string {
+	dotGit := filepath.Join(root, ".git")
+	fi, err := os.Stat(dotGit)
+	if err != nil {
+		return nil
+	}
+	if fi.IsDir() {
+		return []string{dotGit}
+	}
+	data, err := os.ReadFile(dotGit)
+	if err != nil {
+		return nil
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return nil
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	dirs := []string{dir}
+	if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
+		common := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(dir, common)
+		}
+		dirs = append(dirs, filepath.Clean(common))
+	}
+	return dirs
+}
+
+// worktreeGitDirs are the git directories outside a root that git writes
+// when the root is a worktree; they are writable so `git commit` works.
+func worktreeGitDirs(root string) []string {
+	dirs := gitDirs(root)
+	if len(dirs) == 0 || dirs[0] == filepath.Join(root, ".git") {
+		return nil
+	}
+	return dirs
+}
+
+// tempDirs are the system temp directory and $TMPDIR.
+func tempDirs() []string {
+	list := []string{os.TempDir(), "/tmp", "/var/tmp", "/dev/shm"}
+	if t := os.Getenv("TMPDIR"); t != "" {
+		list = append(list, t)
+	}
+	return list
+}
+
+// realPath is the absolute path with symbolic links resolved.
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// appendReal adds p's real path to list when p exists and is not there yet.
+func appendReal(list []string, p string) []string {
+	real, err := realPath(p)
+	if err != nil || slices.Contains(list, real) {
+		return list
+	}
+	return append(list, real)
+}
+
+// expandHome turns a leading ~/ into the home directory.
+func expandHome(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return filepath.Join(home, rest)
+	}
+	return p
+}
+
+// holdsRoot reports whether dir is a workspace root or one of its parents.
+func holdsRoot(dir string, roots []string) bool {
+	for _, r := range roots {
+		if within(r, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	if p == dir || dir == "/" {
+		return true
+	}
+	return strings.HasPrefix(p, dir+string(filepath.Separator))
+}

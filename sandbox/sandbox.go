@@ -1,0 +1,182 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+)
+
+// Backend confines commands with one operating system's mechanism. The
+// Linux one is namespaces and Landlock; another OS (Seatbelt on macOS) adds
+// its own without the callers changing.
+type Backend interface {
+	// Name says what confines, for the notice and the record.
+	Name() string
+	// Probe reports why r cannot be enforced here, or nil. It may start a
+	// process to find out, so it is called once, at start.
+	Probe(r Resolved) error
+	// Prepare rewrites cmd so that it starts confined by r. proxy is set
+	// when r.Net is NetDomains. release is called once the process has
+	// ended (or failed to start) and frees what Prepare set up.
+	Prepare(cmd *exec.Cmd, r Resolved, proxy *Proxy) (release func(), err error)
+}
+
+// ErrUnavailable is returned by Wrap when the sandbox cannot be had and
+// sandbox.required is set: the command is refused rather than run bare.
+var ErrUnavailable = errors.New("the sandbox is unavailable and sandbox.required is set")
+
+// ForceUnavailableEnv, when set in Workbench's own environment, makes the
+// sandbox unavailable with its value as the reason: the switch tests use to
+// reach the unavailable path on a kernel that supports everything.
+const ForceUnavailableEnv = "WORKBENCH_SANDBOX_FORCE_UNAVAILABLE"
+
+// Options are the parts of a Sandbox that do not come from settings.
+type Options struct {
+	// Launcher is the binary that runs the hidden sub-command; empty means
+	// this executable. Package tests point it at their test binary, whose
+	// TestMain calls Dispatch.
+	Launcher string
+	// Dial connects the proxy to an allowed domain, applying WebFetch's
+	// checks (resolved once, private ranges refused unless a rule names
+	// the host). Nil refuses every connection.
+	Dial func(ctx context.Context, host string, port string) (net.Conn, error)
+}
+
+// Sandbox confines the processes of one session. A nil *Sandbox runs
+// everything unconfined, which is what mode off means.
+type Sandbox struct {
+	policy   Policy
+	resolved Resolved
+	backend  Backend
+	proxy    *Proxy
+	// unavailable is why the sandbox cannot be had, or nil.
+	unavailable error
+}
+
+// New resolves p and checks that this machine can enforce it. A machine
+// that cannot is not an error: the Sandbox then runs commands unconfined
+// and says why in Notice, or refuses them when p.Required is set. Only a
+// policy that cannot be resolved (a workspace root that does not exist) is.
+func New(p Policy, o Options) (*Sandbox, error) {
+	r, err := p.Resolve()
+	if err != nil {
+		return nil, err
+	}
+	s := &Sandbox{policy: p, resolved: r}
+	if r.Mode == Off {
+		return s, nil
+	}
+	s.backend = newBackend(o.Launcher)
+	if r.Net == NetDomains {
+		s.proxy = &Proxy{Domains: r.Domains, Dial: o.Dial}
+	}
+	if why := os.Getenv(ForceUnavailableEnv); why != "" {
+		s.unavailable = fmt.Errorf("%s (forced by %s)", why, ForceUnavailableEnv)
+	} else if err := s.backend.Probe(r); err != nil {
+		s.unavailable = err
+	}
+	return s, nil
+}
+
+// Active reports whether commands run confined.
+func (s *Sandbox) Active() bool {
+	return s != nil && s.resolved.Mode != Off && s.unavailable == nil
+}
+
+// Mode is the configured mode.
+func (s *Sandbox) Mode() Mode {
+	if s == nil {
+		return Off
+	}
+	return s.resolved.Mode
+}
+
+// Required reports whether commands are refused when the sandbox is
+// unavailable.
+func (s *Sandbox) Required() bool { return s != nil && s.policy.Required }
+
+// Unavailable is why the sandbox cannot be had, or nil (also for mode off,
+// which is a choice, not a failure).
+func (s *Sandbox) Unavailable() error {
+	if s == nil {
+		return nil
+	}
+	return s.unavailable
+}
+
+// Warnings are the policy's non-fatal settings problems.
+func (s *Sandbox) Warnings() []string {
+	if s == nil {
+		return nil
+	}
+	return s.resolved.Warnings
+}
+
+// Resolved is the policy as enforced.
+func (s *Sandbox) Resolved() Resolved {
+	if s == nil {
+		return Resolved{Mode: Off}
+	}
+	return s.resolved
+}
+
+// Notice is the line shown at start when the sandbox is not what the
+// settings ask for, or "" when it is.
+func (s *Sandbox) Notice() string {
+	if s == nil || s.unavailable == nil {
+		return ""
+	}
+	if s.policy.Required {
+		return fmt.Sprintf("sandbox unavailable: %v; sandbox.required is set, so commands will not run", s.unavailable)
+	}
+	return fmt.Sprintf("sandbox unavailable: %v; commands run without it (set sandbox.required to refuse them instead)", s.unavailable)
+}
+
+// Description is what the call record says of a command's sandbox.
+type Description struct {
+	// Mode is the sandbox mode, or "off" ("unavailable" when it could
+	// not be had).
+	Mode string `json:"mode"`
+	// Network is none, open or allowed-domains.
+	Network NetworkMode `json:"network,omitempty"`
+}
+
+// Describe says how the next command will run.
+func (s *Sandbox) Describe() Description {
+	switch {
+	case s == nil || s.resolved.Mode == Off:
+		return Description{Mode: string(Off)}
+	case s.unavailable != nil:
+		return Description{Mode: "unavailable"}
+	}
+	return Description{Mode: string(s.resolved.Mode), Network: s.resolved.Net}
+}
+
+// String is the description in one word pair, for the panel.
+func (d Description) String() string {
+	if d.Network == "" {
+		return "sandbox " + d.Mode
+	}
+	return "sandbox " + d.Mode + ", network " + string(d.Network)
+}
+
+// Wrap rewrites cmd, which has not started, so it runs confined. It returns
+// a release function to call once the process has ended. When the sandbox
+// is off, or unavailable and not required, cmd is left alone; when it is
+// unavailable and required, Wrap fails with ErrUnavailable. Its signature
+// is the command wrapper of packages tasks and tasks/pty.
+func (s *Sandbox) Wrap(cmd *exec.Cmd) (release func(), err error) {
+	if s == nil || s.resolved.Mode == Off {
+		return func() {}, nil
+	}
+	if s.unavailable != nil {
+		if s.policy.Required {
+			return nil, fmt.Errorf("%w (%v)", ErrUnavailable, s.unavailable)
+		}
+		return func() {}, nil
+	}
+	return s.backend.Prepare(cmd, s.resolved, s.proxy)
+}
