@@ -69,23 +69,31 @@ var fileWriters = map[string]writer{
 }
 
 // argWrites returns the files a command (its words after expansion,
-// wrappers such as sudo already removed) writes through its arguments, and
-// whether one of them is only known when it runs.
-func argWrites(words []string) (files []string, blind bool) {
+// wrappers such as sudo already removed) writes through its arguments,
+// whether one of them is only known when it runs, and whether the program
+// is told to run commands of its own (sed's e).
+func argWrites(words []string) (files []string, blind, runs bool) {
 	if len(words) < 2 {
-		return nil, false
+		return nil, false, false
 	}
 	prog := path.Base(words[0])
 	wr, ok := fileWriters[prog]
 	if !ok {
 		switch prog {
 		case "dd":
-			return ddWrites(words[1:])
+			files, blind = ddWrites(words[1:])
+			return files, blind, false
 		case "sed":
 			return sedWrites(words[1:])
 		}
-		return nil, false
+		return nil, false, false
 	}
+	files, blind = optionWrites(prog, wr, words)
+	return files, blind, false
+}
+
+// optionWrites reads the options and operands of one of fileWriters.
+func optionWrites(prog string, wr writer, words []string) (files []string, blind bool) {
 	var operands, targets []string
 	dirsOnly := false // install -d: every operand is a directory it creates
 	reference := false
@@ -230,7 +238,7 @@ var sedLong = map[string]bool{
 // edits them in place, with a backup next to them when a suffix is given)
 // and the files of the script's w commands and s///w flags. A script read
 // from a file, or one that runs commands (e, s///e), is unknown.
-func sedWrites(args []string) ([]string, bool) {
+func sedWrites(args []string) (files []string, blind, runs bool) {
 	inPlace, sandbox := false, false
 	var scripts, operands []string
 	fromFile := false
@@ -244,7 +252,7 @@ func sedWrites(args []string) ([]string, bool) {
 			name, val, hasVal := strings.Cut(a[2:], "=")
 			full, ok := longOption(name, sedLong)
 			if !ok {
-				return nil, true // getopt would refuse it; do not guess
+				return nil, true, false // getopt would refuse it; do not guess
 			}
 			if sedLong[full] && !hasVal && i+1 < len(args) {
 				i++
@@ -258,7 +266,7 @@ func sedWrites(args []string) ([]string, bool) {
 			case "in-place":
 				inPlace = true
 				if strings.Contains(val, "/") {
-					return nil, true
+					return nil, true, false
 				}
 			case "sandbox":
 				sandbox = true
@@ -271,7 +279,7 @@ func sedWrites(args []string) ([]string, bool) {
 				case c == 'i':
 					inPlace = true
 					if strings.Contains(a[j+1:], "/") {
-						return nil, true
+						return nil, true, false
 					}
 					break cluster // the rest is the backup suffix
 				case strings.IndexByte(sedShort, c) >= 0:
@@ -296,23 +304,19 @@ func sedWrites(args []string) ([]string, bool) {
 	if len(scripts) == 0 && !fromFile && len(operands) > 0 {
 		scripts, operands = operands[:1], operands[1:]
 	}
-	var files []string
 	if inPlace {
 		files = append(files, operands...)
 	}
 	if fromFile && !sandbox {
-		return files, true
+		return files, true, false
 	}
 	script := strings.Join(scripts, "\n")
 	if strings.IndexByte(script, opaque) >= 0 {
-		return files, true
+		return files, true, false
 	}
 	w, ok := sedScriptWrites(script)
-	if !ok && !sandbox {
-		return files, true
+	if sandbox {
+		return files, false, false // --sandbox refuses e, r and w
 	}
-	if !sandbox {
-		files = append(files, w...)
-	}
-	return files, false
+	return append(files, w...), false, !ok
 }

@@ -11,6 +11,9 @@ import (
 // expansion.
 const whyProgram = "the program to run is only known when the line runs"
 
+// whySedScript explains an unknown sed call.
+const whySedScript = "the sed script runs commands (e) or uses commands the analysis does not read"
+
 // trustedBinDirs are the directories whose programs are the ones a rule
 // names: `/usr/bin/git status` is allowed by Bash(git status:*), while
 // `./git status` (a file the agent may have written) is not.
@@ -111,9 +114,20 @@ func (w *walker) argWrites(words []string, globs []*syntax.Word, d dirs) {
 	if len(words) == 0 {
 		return
 	}
-	files, blind := argWrites(words)
+	files, blind, runs := argWrites(words)
 	w.a.blindWrite = w.a.blindWrite || blind
+	if runs {
+		w.unknownFor(whySedScript)
+	}
 	by := path.Base(words[0])
+	n := len(w.a.writes)
+	defer func() {
+		if by == "rm" && denyRm(words[1:], startDir) == "" && recursiveRm(words[1:]) {
+			for i := n; i < len(w.a.writes); i++ {
+				w.a.writes[i].recursive = true
+			}
+		}
+	}()
 	for _, f := range files {
 		var glob *syntax.Word
 		for i, v := range words {

@@ -41,8 +41,10 @@ type evaluation struct {
 	// (redirections, the files named to rm, cp, tee...), resolved, with
 	// what writes them; blindWrite says one cannot be known before the line
 	// runs.
-	writes     []pathForms
-	writers    []string
+	writes  []pathForms
+	writers []string
+	// recursive marks the writes that are targets of a recursive rm.
+	recursive  []bool
 	blindWrite bool
 	// anyProgram is set when a part's program is only known at run time,
 	// so no rule can be passed over by its program.
@@ -110,6 +112,9 @@ func (p *Policy) prepare(e *evaluation, req Request) {
 				e.programs = append(e.programs, firstWord(x))
 			}
 		}
+		for _, x := range a.hidden {
+			e.programs = append(e.programs, firstWord(x))
+		}
 	}
 	base := func() string {
 		if req.WorkDir != "" {
@@ -126,6 +131,7 @@ func (p *Policy) prepare(e *evaluation, req Request) {
 			for _, f := range expandWrite(w, base()) {
 				e.writes = append(e.writes, resolveForms(f, base(), p.home))
 				e.writers = append(e.writers, w.by)
+				e.recursive = append(e.recursive, w.recursive)
 			}
 		}
 	}
@@ -137,6 +143,15 @@ func (p *Policy) decide(e *evaluation) Decision {
 		if a.deny != "" {
 			return Decision{Behavior: Deny, Rule: "hard-deny",
 				Message: fmt.Sprintf("%q is refused in every mode because %s", req.Target.Commands[i], a.deny)}
+		}
+	}
+	for i, f := range e.writes {
+		if !e.recursive[i] {
+			continue
+		}
+		if what := catastrophicTarget(f.lit); what != "" {
+			return Decision{Behavior: Deny, Rule: "hard-deny",
+				Message: fmt.Sprintf("%s is refused in every mode because it recursively deletes %s", describe(e), what)}
 		}
 	}
 	if r := p.firstMatch(p.cdeny, e); r != nil {
@@ -281,6 +296,11 @@ func (p *Policy) firstMatch(rules []compiledRule, e *evaluation) *compiledRule {
 						if r.matchesCommand(x) {
 							return r
 						}
+					}
+				}
+				for _, x := range a.hidden {
+					if r.matchesCommand(x) {
+						return r
 					}
 				}
 			}

@@ -69,7 +69,7 @@ func TestArgWrites(t *testing.T) {
 		{[]string{"rm"}, nil, false},
 	}
 	for _, c := range cases {
-		got, blind := argWrites(c.words)
+		got, blind, _ := argWrites(c.words)
 		if !slices.Equal(got, c.want) || blind != c.blind {
 			t.Errorf("%q: %q blind %v, want %q blind %v", c.words, got, blind, c.want, c.blind)
 		}

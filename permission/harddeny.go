@@ -107,6 +107,19 @@ func denyRm(args []string, d dirs) string {
 	return catastrophicTargets(targets, d)
 }
 
+// recursiveRm reports whether rm's arguments ask for a recursive removal.
+func recursiveRm(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--recursive" || (len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a, "rR")) {
+			return true
+		}
+	}
+	return false
+}
+
 // denyFind judges find: deleting (-delete, -exec rm) under / or home.
 func denyFind(args []string, d dirs) string {
 	deletes := false

@@ -64,6 +64,10 @@ type analysis struct {
 	// not inert for the rest of the line (`PAGER=x; git log`): no allow
 	// rule matches any of its parts.
 	envTaint bool
+	// hidden are commands written inside literal strings of a line that is
+	// unknown (`x='a[$(curl x)]'; echo $((x))`): bash may run them, so
+	// deny and ask rules see them, and hard deny judges them.
+	hidden []string
 	// anyProgram is set when a part's program is only known when it runs,
 	// so rules about one program cannot be passed over by name.
 	anyProgram bool
@@ -78,6 +82,9 @@ type write struct {
 	glob     *syntax.Word // the word to expand, when it is a pattern
 	dir      string       // where the glob is expanded, relative to the start
 	home     string       // HOME for the glob's expansion
+	// recursive is set for the targets of a recursive rm, which hard deny
+	// judges again once they are resolved against the directory.
+	recursive bool
 }
 
 // part is one simple command.

@@ -80,7 +80,48 @@ func analyze(cmd string, depth int) *analysis {
 	if a.unknown == "" {
 		a.unknown = scanUnknown(f)
 	}
+	if a.unknown != "" && depth < maxShellDepth {
+		hiddenCommands(a, f, depth)
+	}
 	return a
+}
+
+// hiddenCommands reads the literal strings of an unknown line as shell
+// words: a value such as 'a[$(curl x)]' runs its substitution when bash
+// evaluates it as arithmetic, a subscript or a prompt. Their commands are
+// added for deny and ask rules and hard deny; what they do is unknown
+// anyway, so nothing is allowed by them.
+func hiddenCommands(a *analysis, f *syntax.File, depth int) {
+	syntax.Walk(f, func(n syntax.Node) bool {
+		var text string
+		switch n := n.(type) {
+		case *syntax.SglQuoted:
+			text = n.Value
+		case *syntax.Lit:
+			// Inside double quotes `\$(` is a literal `$(` in the value.
+			text = strings.NewReplacer(`\$`, "$", "\\`", "`").Replace(n.Value)
+		default:
+			return true
+		}
+		if !strings.Contains(text, "$(") && !strings.Contains(text, "`") {
+			return true
+		}
+		for _, script := range []string{text, "echo " + text} {
+			sub := analyze(script, depth+1)
+			if sub.err != nil {
+				continue
+			}
+			if a.deny == "" {
+				a.deny = sub.deny
+			}
+			for _, p := range sub.parts {
+				a.hidden = append(a.hidden, p.text)
+				a.hidden = append(a.hidden, p.extra...)
+			}
+			break
+		}
+		return true
+	})
 }
 
 func newWalker(a *analysis, depth int, f *syntax.File) *walker {
