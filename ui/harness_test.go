@@ -211,6 +211,9 @@ func (a *app) send(msg tea.Msg) {
 	}
 	_, cmd := a.m.Update(msg)
 	a.exec(cmd)
+	// Bubbletea draws the view after every Update; what the approval
+	// dialog lets the person answer depends on what it has drawn.
+	a.m.View()
 }
 
 // eventsLate is how long a batch of session events waits for other

@@ -116,11 +116,27 @@ type Dialog struct {
 	fkeys feedbackKeys
 	ekeys editKeys
 
-	title   string
-	reason  string // why it asks, in plain words
-	message string // the decision's own sentence, when it adds something
+	title   func(width int) string
+	reason  string   // why it asks, in plain words
+	message string   // the decision's own sentence, when it adds something
+	hidden  []string // invisible characters in the input, as shown
 	body    *cachedReview
 	plan    bool // ExitPlanMode: a plan to start, not a tool call
+
+	// pins are what the last View pinned; seen holds the keys of the pins
+	// the person has had on screen, whole in the fixed part or scrolled
+	// through in the body, which the approve keys wait for. progress is
+	// which anchor lines of each unseen pin were on screen, for the body
+	// drawn with progressOf.
+	pins       pinned
+	drawn      bool
+	seen       map[string]bool
+	progress   map[string]map[int]bool
+	progressOf bodyID
+	listing    bool // the body lists every pin (p)
+	cut        bool // the last View could not pin everything whole
+	drawnW     int  // the inner width of the last View
+	expanded   bool // folded blank runs and here-documents are shown (x)
 
 	choices  []choice
 	selected int
@@ -161,6 +177,7 @@ func New(req agent.ApprovalRequest, opts Options) *Dialog {
 	title, body := newReview(req, opts)
 	d.title, d.body = title, &cachedReview{review: body}
 	d.reason, d.message = why(req)
+	d.hidden = hiddenIn(req.Input)
 	if !d.plan {
 		d.scope, d.noScope = sessionScope(req, opts)
 		d.editable = true
@@ -268,6 +285,11 @@ func (d *Dialog) updateChoosing(msg tea.KeyPressMsg) Action {
 		return d.reply(agent.ApprovalReply{By: decidedBy})
 	case matches(msg, k.Edit) && d.editable:
 		d.startEdit()
+	case matches(msg, k.List) && !d.plan:
+		d.listing = !d.listing
+		d.scroll = 0
+	case matches(msg, k.Expand) && d.body.foldable():
+		d.expanded = !d.expanded
 	case matches(msg, k.Next):
 		d.selected = (d.selected + 1) % len(d.choices)
 	case matches(msg, k.Prev):
@@ -317,7 +339,7 @@ func (d *Dialog) choose(id choiceID) Action {
 			offered, d.selected = true, i
 		}
 	}
-	if !offered {
+	if !offered || d.waitingFor(id) {
 		return Action{}
 	}
 	switch id {

@@ -162,6 +162,7 @@ func TestKeysWithinTheGracePeriodAreIgnored(t *testing.T) {
 			c := newClock()
 			start := c.t
 			d := New(bash("touch a"), Options{Now: c.now})
+			d.View(80, 24)
 			for _, s := range tt.steps {
 				c.t = start.Add(s.at)
 				if got := d.Update(press("y")).Done; got != s.done {
@@ -176,6 +177,7 @@ func TestPasteWithinTheGracePeriodIsIgnored(t *testing.T) {
 	t.Parallel()
 	c := newClock()
 	d := New(bash("touch a"), Options{Now: c.now})
+	d.View(80, 24)
 	c.advance(pastGrace)
 	keys(d, "n")
 	c.advance(0)
@@ -341,7 +343,7 @@ func TestBodyScrolls(t *testing.T) {
 	}
 	keys(d, "end")
 	last := screen(t, d.View(80, 24), 80, 24)
-	if !strings.Contains(last, "of 63") || !strings.Contains(last, "–63 of 63") {
+	if !strings.Contains(last, "–62 of 62") {
 		t.Errorf("end did not reach the last line:\n%s", last)
 	}
 	keys(d, "pgup", "home")
@@ -373,7 +375,7 @@ func TestDialogNamesTheSubagentThatAsks(t *testing.T) {
 	req := bash("make clean")
 	req.Agent = "general-purpose: tidy up"
 	lines := strings.Split(ready(t, req, Options{}).View(80, 24), "\n")
-	if len(lines) < 3 || !strings.Contains(lines[1], "wants to run a command") || !strings.Contains(lines[2], "Asked by the subagent general-purpose: tidy up") {
+	if len(lines) < 3 || !strings.Contains(lines[1], "wants to run make") || !strings.Contains(lines[2], "Asked by the subagent general-purpose: tidy up") {
 		t.Fatalf("dialog:\n%s", strings.Join(lines, "\n"))
 	}
 	if s := ready(t, bash("make clean"), Options{}).View(80, 24); strings.Contains(s, "subagent") {

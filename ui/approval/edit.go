@@ -40,6 +40,8 @@ func (d *Dialog) startEdit() {
 
 func (d *Dialog) updateEdit(msg tea.KeyPressMsg) Action {
 	switch {
+	case matches(msg, d.ekeys.Save) && d.waiting():
+		d.editErr = "Approving waits until you have seen everything that needs approval: press esc, then scroll through it or press p."
 	case matches(msg, d.ekeys.Save):
 		in, err := d.edited(d.editor.Value())
 		if err != nil {

@@ -48,6 +48,14 @@ type fileReview struct {
 	added    int
 	removed  int
 	numW     int // digits of the largest line number
+	// write is set for a Write, whose size is the content's lines and
+	// bytes; edits counts the replacements of an Edit or MultiEdit.
+	write        bool
+	lines, bytes int
+	edits        int
+	// laidOut is the diff at width laidOutW (diffLines).
+	laidOut  []string
+	laidOutW int
 }
 
 func newFileReview(req agent.ApprovalRequest, opts Options) *fileReview {
@@ -62,12 +70,14 @@ func newFileReview(req agent.ApprovalRequest, opts Options) *fileReview {
 		f.note("The file could not be read (%v), so the diff is against an empty file.", err)
 	case len(data) > maxDiffBytes:
 		f.note("The file is %d KiB, too large to diff here; only the edits are shown.", len(data)>>10)
+		f.countInput(req)
 		f.diffEdits(req)
 		return f
 	default:
 		old = string(data)
 	}
 	edits, write := editsOf(req)
+	f.countInput(req)
 	var updated string
 	if write {
 		updated = inputString(req.Input, "content")
@@ -85,6 +95,19 @@ func newFileReview(req agent.ApprovalRequest, opts Options) *fileReview {
 	}
 	f.diff(old, updated, "")
 	return f
+}
+
+// countInput records the size of the input for the pinned size line.
+func (f *fileReview) countInput(req agent.ApprovalRequest) {
+	edits, write := editsOf(req)
+	f.write, f.edits = write, len(edits)
+	if write {
+		content := inputString(req.Input, "content")
+		f.bytes = len(content)
+		if content != "" {
+			f.lines = strings.Count(strings.TrimSuffix(content, "\n"), "\n") + 1
+		}
+	}
 }
 
 // editsOf returns the replacements of an Edit or MultiEdit input, or
@@ -209,17 +232,61 @@ func (f *fileReview) diff(old, updated, label string) {
 	}
 }
 
-func (f *fileReview) render(width int) []string {
-	var out []string
+// pathKey is the pin key of a file tool's path.
+const pathKey = "path"
+
+// pins are the path, in full, and the size of the change: a diff thousands
+// of lines long must not push what file it writes out of sight.
+func (f *fileReview) pins(width int) pinned {
+	return pinned{items: []pin{{key: pathKey, lines: f.pathLines(width), full: f.pathLines(width)}},
+		tail: []string{f.sizeLine(width)}, more: "lines of the path", all: "The whole path"}
+}
+
+// pathLines is the path wrapped, never cut, marked when the file is new.
+func (f *fileReview) pathLines(width int) []string {
 	head := f.shown
 	if !f.exists {
 		head += "  (new file)"
 	}
-	stats := fmt.Sprintf("  +%d -%d", f.added, f.removed)
-	for _, l := range wrapText(head, max(1, width-len(stats))) {
+	var out []string
+	for _, l := range wrapText(head, width) {
 		out = append(out, theme.Bold.Render(l))
 	}
-	out[len(out)-1] += theme.OK.Render(fmt.Sprintf("  +%d", f.added)) + theme.Err.Render(fmt.Sprintf(" -%d", f.removed))
+	return out
+}
+
+// sizeLine says how big the change is: the lines and bytes a Write
+// writes, the number of edits, and the lines added and removed.
+func (f *fileReview) sizeLine(width int) string {
+	what := ""
+	switch {
+	case f.write:
+		what = fmt.Sprintf("writes %s %s, %s · ", thousands(f.lines), plural(f.lines, "line", "lines"), byteSize(f.bytes))
+	case f.edits > 0:
+		what = fmt.Sprintf("%d %s · ", f.edits, plural(f.edits, "edit", "edits"))
+	}
+	return truncate(theme.Dim.Render(what)+theme.OK.Render(fmt.Sprintf("+%s", thousands(f.added)))+
+		theme.Err.Render(fmt.Sprintf(" -%s", thousands(f.removed))), width)
+}
+
+func (f *fileReview) render(width int, sh shape) body {
+	var b body
+	if sh.repeat {
+		b.lines = f.pathLines(width)
+		b.anchor(pathKey, 0, len(b.lines))
+	}
+	b.lines = append(b.lines, f.diffLines(width)...)
+	return b
+}
+
+// diffLines are the notes and the hunks at width, kept for the last width:
+// a diff of thousands of lines is costly to lay out, and the body asks for
+// it with and without the path above it.
+func (f *fileReview) diffLines(width int) []string {
+	if f.laidOut != nil && f.laidOutW == width {
+		return f.laidOut
+	}
+	var out []string
 	for _, n := range f.notes {
 		for _, l := range wrapText(n, width) {
 			out = append(out, theme.Warn.Render(l))
@@ -237,6 +304,7 @@ func (f *fileReview) render(width int) []string {
 			out = append(out, f.renderUnified(h, width)...)
 		}
 	}
+	f.laidOut, f.laidOutW = out, width
 	return out
 }
 

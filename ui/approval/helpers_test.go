@@ -70,12 +70,15 @@ func keys(m Modal, names ...string) Action {
 	return a
 }
 
-// ready builds a dialog whose grace period is over.
+// ready builds a dialog that has been on an 80x24 screen once and whose
+// grace period is over. The approve keys wait for a first View, as they
+// wait for everything asked about to have been on screen.
 func ready(t *testing.T, req agent.ApprovalRequest, opts Options) *Dialog {
 	t.Helper()
 	c := newClock()
 	opts.Now = c.now
 	d := New(req, opts)
+	d.View(80, 24)
 	c.advance(pastGrace)
 	return d
 }

@@ -24,6 +24,8 @@ type choiceKeys struct {
 	PageDown key.Binding
 	Top      key.Binding
 	Bottom   key.Binding
+	List     key.Binding
+	Expand   key.Binding
 }
 
 func newChoiceKeys() choiceKeys {
@@ -43,6 +45,8 @@ func newChoiceKeys() choiceKeys {
 		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space")),
 		Top:      key.NewBinding(key.WithKeys("home", "g")),
 		Bottom:   key.NewBinding(key.WithKeys("end", "G")),
+		List:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "list all")),
+		Expand:   key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "expand")),
 	}
 }
 

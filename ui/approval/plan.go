@@ -8,6 +8,7 @@ import (
 
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/theme"
+	"github.com/seed92b641c3/workbench/ui/safetext"
 )
 
 // planReview shows the plan ExitPlanMode presents, rendered as Markdown:
@@ -22,7 +23,14 @@ func newPlanReview(req agent.ApprovalRequest) planReview {
 	return planReview{text: text}
 }
 
-func (p planReview) render(width int) []string {
+// pins: a plan is a document to read, not a permission to scope.
+func (p planReview) pins(int) pinned { return pinned{} }
+
+func (p planReview) render(width int, _ shape) body {
+	return body{lines: p.lines(width)}
+}
+
+func (p planReview) lines(width int) []string {
 	if strings.TrimSpace(p.text) == "" {
 		return []string{theme.Dim.Render("(the plan is empty)")}
 	}
@@ -53,12 +61,15 @@ func (p planReview) render(width int) []string {
 	return lines
 }
 
-// visibleKeepLines is visible applied line by line, keeping the line
-// breaks and tabs the Markdown needs.
+// visibleKeepLines escapes what would hide or reorder text line by line,
+// keeping the line breaks the Markdown needs (tabs become spaces, as in
+// visible). The escapes are
+// plain text here: glamour would not pass styles inside Markdown through.
 func visibleKeepLines(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = visible(strings.TrimSuffix(l, "\r"))
+		l = strings.ReplaceAll(strings.TrimSuffix(l, "\r"), "\t", strings.Repeat(" ", tabWidth))
+		lines[i] = safetext.Escape(l)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -81,6 +81,7 @@ func TestQueueHoldsQuestionsToo(t *testing.T) {
 	q.Push(agent.ApprovalRequest{Tool: "Bash", Input: []byte(`{"command":"ls"}`)}, Options{Now: c.now})
 	qd := q.PushQuestion(questions()[:1], Options{Now: c.now})
 	c.advance(pastGrace)
+	q.View(80, 24)
 	q.Update(press("y"))
 	if q.Current() != Modal(qd) {
 		t.Fatal("the question did not come forward")

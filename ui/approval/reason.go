@@ -49,10 +49,28 @@ func why(req agent.ApprovalRequest) (reason, message string) {
 		reason = "ask rule " + r
 	}
 	message = strings.TrimSpace(d.Message)
-	if message == "approve "+req.Tool+"?" {
+	switch {
+	case message == "approve "+req.Tool+"?":
+		message = ""
+	case r == "tool" && len(req.Target.Commands) > 0:
+		// A shell tool's own ask restates the command, and its first
+		// lines are not the command: the pins and the body show it.
 		message = ""
 	}
-	return reason, message
+	return reason, oneParagraph(message)
+}
+
+// oneParagraph joins the lines of a decision's sentence with ↵, leaving
+// blank ones out: a message quoting a padded command must not lay itself
+// out as if it were the command.
+func oneParagraph(s string) string {
+	var kept []string
+	for _, l := range splitLines(s) {
+		if strings.TrimSpace(l) != "" {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, " ↵ ")
 }
 
 // alwaysAsks says why no grant could stop rule from asking again, or ""

@@ -1,7 +1,9 @@
 package approval
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -12,23 +14,33 @@ import (
 )
 
 // review renders the part of the dialog a person reads before answering:
-// the call's input in the form that tool's changes are judged in. There is
-// one per tool family, chosen by newReview, so adding a tool family never
-// touches the dialog itself.
+// the call's input in the form that tool's changes are judged in, and the
+// pins: what is asked about, which stays on screen however long the input
+// is. There is one per tool family, chosen by newReview, so adding a tool
+// family never touches the dialog itself.
 type review interface {
 	// render returns the body at width cells; no line is wider.
-	render(width int) []string
+	render(width int, sh shape) body
+	// pins returns the fixed part at width cells.
+	pins(width int) pinned
 }
 
+// folder is a review that folds parts of its body into markers (x shows
+// them).
+type folder interface{ foldable() bool }
+
 // newReview picks the review for a request and the dialog title that goes
-// with it.
-func newReview(req agent.ApprovalRequest, opts Options) (title string, r review) {
+// with it; the title is a function of the width because a command's title
+// names as many of its programs as fit.
+func newReview(req agent.ApprovalRequest, opts Options) (title func(width int) string, r review) {
+	fixed := func(s string) func(int) string { return func(int) string { return s } }
 	t := targetOf(req)
 	switch {
 	case req.Tool == planTool:
-		return "The agent's plan is ready", newPlanReview(req)
+		return fixed("The agent's plan is ready"), newPlanReview(req)
 	case req.Tool == "Bash" || len(t.Commands) > 0:
-		return req.Tool + " wants to run a command", newCommandReview(req, t, opts)
+		c := newCommandReview(req, t, opts)
+		return func(w int) string { return c.title(req.Tool, w) }, c
 	case fileTools[req.Tool]:
 		fr := newFileReview(req, opts)
 		verb := "change"
@@ -38,47 +50,139 @@ func newReview(req agent.ApprovalRequest, opts Options) (title string, r review)
 				verb = "create"
 			}
 		}
-		return req.Tool + " wants to " + verb + " " + fr.shown, fr
+		return fixed(req.Tool + " wants to " + verb + " " + fr.shown), fr
 	case req.Tool == "WebFetch":
 		wr := newWebReview(req, t.Host)
-		title = req.Tool + " wants to fetch a URL"
+		title := req.Tool + " wants to fetch a URL"
 		if wr.host != "" {
 			title = req.Tool + " wants to fetch from " + wr.host
 		}
-		return title, wr
+		return fixed(title), wr
 	}
-	return req.Tool + " wants to run", jsonReview{input: req.Input}
+	return fixed(req.Tool + " wants to run"), newJSONReview(req.Input)
 }
 
-// cachedReview keeps the last render, since View runs on every frame and a
-// diff or a Markdown plan is costly to lay out; the input never changes, so
-// only the width invalidates it.
+// cachedReview keeps the last renders, since View runs on every frame and
+// a diff or a Markdown plan is costly to lay out; the input never changes,
+// so only the width and the shape invalidate them. A View can ask for two
+// shapes (with and without the pins repeated), so each shape is kept.
 type cachedReview struct {
 	review
-	width int
-	lines []string
+	width  int
+	shape  shape // the last one rendered
+	bodies map[shape]body
+	pinW   int
+	pin    *pinned
 }
 
-func (c *cachedReview) render(width int) []string {
-	if c.lines == nil || c.width != width {
-		c.width, c.lines = width, c.review.render(width)
+func (c *cachedReview) render(width int, sh shape) body {
+	if c.bodies == nil || c.width != width {
+		c.width, c.bodies = width, map[shape]body{}
 	}
-	return c.lines
+	b, ok := c.bodies[sh]
+	if !ok {
+		b = c.review.render(width, sh)
+		c.bodies[sh] = b
+	}
+	c.shape = sh
+	return b
 }
 
-// jsonReview shows the input of a tool without a dedicated review as
-// indented JSON.
-type jsonReview struct{ input json.RawMessage }
+func (c *cachedReview) pins(width int) pinned {
+	if c.pin == nil || c.pinW != width {
+		p := c.review.pins(width)
+		c.pinW, c.pin = width, &p
+	}
+	return *c.pin
+}
 
-func (j jsonReview) render(width int) []string {
+func (c *cachedReview) foldable() bool {
+	f, ok := c.review.(folder)
+	return ok && f.foldable()
+}
+
+// jsonReview shows the input of a tool without a dedicated review (an MCP
+// tool, most often) as indented JSON, with the argument names pinned: a
+// long value must not hide that another argument follows it.
+type jsonReview struct {
+	input json.RawMessage
+	names []string // the top-level argument names, in input order
+}
+
+func newJSONReview(in json.RawMessage) jsonReview {
+	return jsonReview{input: in, names: objectKeys(in)}
+}
+
+// argsKey is the pin key of the argument names.
+const argsKey = "arguments"
+
+func (j jsonReview) pins(width int) pinned {
+	if len(j.names) == 0 {
+		return pinned{}
+	}
+	text := fmt.Sprintf("%d %s (%s): %s", len(j.names), plural(len(j.names), "argument", "arguments"),
+		byteSize(len(j.input)), strings.Join(j.names, ", "))
+	var lines []string
+	for _, l := range wrapText(text, width) {
+		lines = append(lines, theme.Bold.Render(l))
+	}
+	return pinned{items: []pin{{key: argsKey, lines: lines, full: lines}},
+		more: "arguments", all: "Every argument name"}
+}
+
+func (j jsonReview) render(width int, _ shape) body {
 	if len(j.input) == 0 || string(j.input) == "{}" {
-		return []string{theme.Dim.Render("(no input)")}
+		return body{lines: []string{theme.Dim.Render("(no input)")}}
 	}
-	return wrapText(prettyJSON(j.input), width)
+	var b body
+	for _, src := range splitLines(prettyJSON(j.input)) {
+		from := len(b.lines)
+		b.lines = append(b.lines, wrapText(src, width)...)
+		// A top-level argument starts a line indented once.
+		if strings.HasPrefix(src, `  "`) && len(j.names) > 0 {
+			b.anchor(argsKey, from, from+1)
+		}
+	}
+	return b
+}
+
+// objectKeys returns the keys of a JSON object in the order they appear,
+// or nil when in is not an object.
+func objectKeys(in json.RawMessage) []string {
+	dec := json.NewDecoder(bytes.NewReader(in))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		k, _ := t.(string)
+		keys = append(keys, k)
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return keys
+		}
+	}
+	return keys
+}
+
+// byteSize writes a size as people read it: 512 bytes, 48 KiB, 3.2 MiB.
+func byteSize(n int) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d %s", n, plural(n, "byte", "bytes"))
+	case n < 1<<20:
+		return fmt.Sprintf("%d KiB", (n+1<<9)>>10)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
 // webReview shows the URL in full and its host on a line of its own: the
-// host is what a "Yes for this session" grant opens.
+// host is what a "Yes for this session" grant opens. Both are pinned, the
+// URL wrapped and never cut, since its end can matter as much as its host.
 type webReview struct {
 	url, host, prompt string
 	plain             bool // http, not https
@@ -95,18 +199,29 @@ func newWebReview(req agent.ApprovalRequest, host string) webReview {
 	return w
 }
 
-func (w webReview) render(width int) []string {
-	var out []string
-	out = append(out, labelled("URL", w.url, width, theme.Base)...)
-	out = append(out, labelled("Host", w.host, width, theme.Bold)...)
+// urlKey is the pin key of a WebFetch URL.
+const urlKey = "url"
+
+func (w webReview) pins(width int) pinned {
+	lines := labelled("URL", w.url, width, theme.Base)
+	p := pinned{items: []pin{{key: urlKey, lines: lines, full: lines}}, more: "lines of the URL", all: "The whole URL"}
+	p.tail = labelled("Host", w.host, width, theme.Bold)
 	if w.plain {
-		out = append(out, theme.Warn.Render(truncate("plain http: the page can be altered on the way", width)))
+		p.tail = append(p.tail, theme.Warn.Render(truncate("plain http: the page can be altered on the way", width)))
+	}
+	return p
+}
+
+func (w webReview) render(width int, sh shape) body {
+	var b body
+	if sh.repeat {
+		b.lines = labelled("URL", w.url, width, theme.Base)
+		b.anchor(urlKey, 0, len(b.lines))
 	}
 	if w.prompt != "" {
-		out = append(out, "")
-		out = append(out, labelled("Prompt", w.prompt, width, theme.Dim)...)
+		b.lines = append(b.lines, labelled("Prompt", w.prompt, width, theme.Dim)...)
 	}
-	return out
+	return b
 }
 
 // labelWidth is the width of the labels in front of a review's fields.

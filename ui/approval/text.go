@@ -1,48 +1,31 @@
 package approval
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/seed92b641c3/workbench/ui/safetext"
 )
 
 // tabWidth is how many spaces a tab in reviewed text becomes, so columns
 // line up and width arithmetic stays exact.
 const tabWidth = 4
 
-// visible makes text from the model or a file safe to show: control
-// characters (escape sequences included) and bidirectional overrides are
-// printed as visible codes instead of being interpreted by the terminal.
+// visible makes text from the model or a file safe to show: tabs become
+// spaces, and control characters (escape sequences included), bidi
+// controls and zero-width characters are shown as marked escapes
+// (safetext.Mark) instead of being interpreted by the terminal or hiding.
 // Without this a command could hide part of itself from the person asked
 // to approve it (an ESC sequence that erases the line, or a right-to-left
 // override that reorders it).
 func visible(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			b.WriteString(strings.Repeat(" ", tabWidth))
-		case r == '\r':
-			// Line endings are not content a reviewer needs to see; a
-			// lone CR in the middle of a line is shown.
-			b.WriteString(`\r`)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case isBidiControl(r):
-			fmt.Fprintf(&b, "<U+%04X>", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// isBidiControl reports the characters that reorder how text is displayed
-// (the "Trojan Source" set), which must never act inside reviewed text.
-func isBidiControl(r rune) bool {
-	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
-		r == 0x200e || r == 0x200f || r == 0x061c
+	return safetext.Mark(strings.ReplaceAll(s, "\t", strings.Repeat(" ", tabWidth)))
 }
 
 // splitLines splits text into lines without their line endings; a final
@@ -100,4 +83,49 @@ func pad(s string, width int) string {
 // line) to width cells.
 func truncate(s string, width int) string {
 	return ansi.Truncate(s, width, "…")
+}
+
+// hiddenIn lists the escapes of the characters in a tool input that would
+// hide or reorder text (safetext.Found over every string in it, keys
+// included), so the dialog can warn before the person reads it.
+func hiddenIn(in []byte) []string {
+	var found []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		for _, e := range safetext.Found(s) {
+			if !seen[e] {
+				seen[e] = true
+				found = append(found, e)
+			}
+		}
+	}
+	// Tokens come in input order, so the warning names what it finds in
+	// the order the person will meet it.
+	dec := json.NewDecoder(bytes.NewReader(in))
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				add(string(in)) // not JSON: look at the bytes as they are
+			}
+			return found
+		}
+		if s, ok := t.(string); ok {
+			add(s)
+		}
+	}
+}
+
+// maxNamedHidden is how many distinct hidden characters the warning names;
+// past it the warning says how many more.
+const maxNamedHidden = 4
+
+// hiddenWarning is the warning for the hidden characters found.
+func hiddenWarning(found []string) string {
+	named := found[:min(len(found), maxNamedHidden)]
+	s := "⚠ Invisible characters in the input, shown marked: " + strings.Join(named, " ")
+	if n := len(found) - len(named); n > 0 {
+		s += fmt.Sprintf(" and %d more", n)
+	}
+	return s
 }

@@ -40,55 +40,130 @@ func innerWidth(width int) int {
 }
 
 // View draws the dialog to fit in width × height cells: a rounded border in
-// the warning colour, the title, why it asks, the input under review
-// (scrolling when it does not fit), the choices with their keys, and a help
-// line. View records the body height it used, so paging moves by a screen.
+// the warning colour, then the part that never scrolls (the title, why it
+// asks, a warning about invisible characters, the pins: what is asked
+// about), the input under review (scrolling when it does not fit), the
+// choices with their keys, and a help line. View records what it put on
+// the screen: the body height, for paging, and the pins seen, which the
+// approve keys wait for.
 func (d *Dialog) View(width, height int) string {
 	w := innerWidth(width)
 	rows := max(1, height-dialogBorderRows)
+	d.pins, d.drawnW = d.body.pins(w), w
+	pins := d.pins
+	if d.mode == editing {
+		pins = pinned{}
+	}
 	head := d.header(w)
+	head = append(head, d.warnLines(w)...)
+	reason, msg := d.whyLines(w)
 	compact := false
 	foot := d.footerLines(w, compact)
-	reason, msg := d.whyLines(w)
 	gaps := 2 // blank lines around the body
-	avail := rows - len(head) - len(reason) - len(msg) - len(foot) - gaps
-	for avail < minBodyRows && len(msg) > 0 {
+	fixed := func() int {
+		return len(head) + len(reason) + len(msg) + len(pins.head) + len(pins.tail) + len(foot) + gaps
+	}
+	items := pins.itemLines()
+	bodyNeed := min(minBodyRows, len(d.bodyFor(w, false).lines))
+	for rows-fixed()-items < bodyNeed && len(msg) > 0 {
 		msg = msg[:len(msg)-1]
-		avail++
 	}
-	if avail < minBodyRows {
+	if rows-fixed()-items < bodyNeed {
 		compact = true
-		short := d.footerLines(w, compact)
-		avail += len(foot) - len(short)
-		foot = short
+		foot = d.footerLines(w, compact)
 	}
-	if avail < minBodyRows {
-		avail += gaps
+	if rows-fixed()-items < bodyNeed {
 		gaps = 0
 	}
-	avail = max(1, avail)
+	// What is left is shared by the pins and the body; the pins come first,
+	// and when they do not all fit they take half, so the body keeps room
+	// to scroll the rest through in.
+	space := max(1, rows-fixed())
+	pinRows := items
+	if items > space-minPinnedBody {
+		pinRows = max(minPinRows, space-max(space/2, min(minPinnedBody, len(d.bodyFor(w, true).lines))))
+	}
+	pinLines, whole := d.fitPins(pins, w, pinRows)
+	repeat := false
+	for i, ok := range whole {
+		repeat = repeat || !ok || pins.items[i].partial
+	}
+	d.cut = repeat
+	b := d.bodyFor(w, repeat)
+	bodyRows := max(1, space-len(pinLines))
 
 	var mid []string
+	from, to := 0, 0
 	if d.mode == editing {
-		mid = d.editorLines(w, avail)
+		mid = d.editorLines(w, bodyRows)
 	} else {
-		mid = d.bodyWindow(w, avail)
+		mid, from, to = d.bodyWindow(b, w, bodyRows)
 		// The help line offers scrolling only when the body overflows,
 		// which is known now; the footer keeps its height.
 		foot = d.footerLines(w, compact)
 	}
+	if len(mid) == 0 {
+		gaps = 0
+	}
 	lines := append([]string{}, head...)
 	lines = append(lines, reason...)
 	lines = append(lines, msg...)
+	lines = append(lines, pins.head...)
+	pinAt := len(lines)
+	lines = append(lines, pinLines...)
+	lines = append(lines, pins.tail...)
 	if gaps > 0 {
 		lines = append(lines, "")
 	}
+	bodyAt := len(lines)
 	lines = append(lines, mid...)
 	if gaps > 0 {
 		lines = append(lines, "")
 	}
 	lines = append(lines, foot...)
+
+	// Only what survives the frame was seen: on a screen too small for
+	// the layout, frame drops lines above the last one.
+	kept := len(lines)
+	if kept > rows {
+		kept = max(0, rows-1)
+	}
+	if pinAt+len(pinLines) > kept {
+		whole = make([]bool, len(whole))
+	}
+	if d.mode != editing {
+		to = min(to, from+max(0, kept-bodyAt))
+		d.markSeen(whole, b, from, to)
+	}
+	d.drawn = true
 	return frame(lines, w, rows)
+}
+
+const (
+	// minPinnedBody is the body height below which the pins no longer all
+	// fit, so the ones left out can be scrolled through.
+	minPinnedBody = 3
+	// minPinRows is the least the pins get when they do not fit: one pin
+	// and the line saying how many more there are.
+	minPinRows = 2
+)
+
+// bodyID names one rendering of the body; progress through a pin's lines
+// counts for that rendering only.
+type bodyID struct {
+	width   int
+	sh      shape
+	listing bool
+}
+
+// bodyFor is the body at width: the review, or every pin when listing.
+// Rendering a different body restarts the progress through unseen pins,
+// since their lines have moved; pins already seen stay seen.
+func (d *Dialog) bodyFor(w int, repeat bool) body {
+	if d.listing && d.mode != editing {
+		return d.listBody(w)
+	}
+	return d.withScope(d.body.render(w, shape{repeat: repeat, expanded: d.expanded}), w)
 }
 
 // footerLines is the part under the body; compact leaves out the note on
@@ -117,7 +192,7 @@ func frame(lines []string, w, rows int) string {
 
 // header is the title line, with the queue position at the right.
 func (d *Dialog) header(w int) []string {
-	lines := []string{titleLine(d.title, d.place, d.total, w)}
+	lines := []string{titleLine(d.title(w), d.place, d.total, w)}
 	if d.req.Agent != "" {
 		lines = append(lines, theme.Warn.Render(truncate(visible("Asked by the subagent "+d.req.Agent), w)))
 	}
@@ -135,6 +210,19 @@ func titleLine(title string, place, total, w int) string {
 		return theme.Title.Render(t)
 	}
 	return theme.Title.Render(t) + strings.Repeat(" ", gap) + theme.Dim.Render(pos)
+}
+
+// warnLines say that the input holds characters that would hide or
+// reorder text, which the body shows as marked escapes.
+func (d *Dialog) warnLines(w int) []string {
+	if len(d.hidden) == 0 {
+		return nil
+	}
+	var out []string
+	for _, l := range wrapText(hiddenWarning(d.hidden), w) {
+		out = append(out, theme.Err.Render(l))
+	}
+	return out
 }
 
 // whyLines say what asked and, when it adds something, the decision's own
@@ -162,29 +250,45 @@ func (d *Dialog) whyLines(w int) (reason, message []string) {
 	return reason, message
 }
 
-// bodyWindow is the visible part of the review, with a line saying where
-// the window is when the body does not fit.
-func (d *Dialog) bodyWindow(w, rows int) []string {
-	body := d.body.render(w)
-	d.bodyLen = len(body)
-	if len(body) <= rows {
-		d.bodyRows, d.scroll = len(body), 0
-		return body
+// bodyWindow is the visible part of the body, with a line saying where the
+// window is when the body does not fit, and the range of body lines shown.
+func (d *Dialog) bodyWindow(b body, w, rows int) (out []string, from, to int) {
+	id := bodyID{width: w, sh: d.body.shape, listing: d.listing}
+	if id != d.progressOf || d.progress == nil {
+		d.progressOf, d.progress = id, map[string]map[int]bool{}
+	}
+	d.bodyLen = len(b.lines)
+	if len(b.lines) <= rows {
+		d.bodyRows, d.scroll = len(b.lines), 0
+		return b.lines, 0, len(b.lines)
 	}
 	d.bodyRows = max(1, rows-1)
-	d.scroll = max(0, min(d.scroll, len(body)-d.bodyRows))
+	d.scroll = max(0, min(d.scroll, len(b.lines)-d.bodyRows))
 	end := d.scroll + d.bodyRows
-	out := append([]string{}, body[d.scroll:end]...)
-	pos := fmt.Sprintf("lines %d–%d of %d · ↑/↓ pgup/pgdn scroll", d.scroll+1, end, len(body))
-	return append(out, theme.Dim.Render(truncate(pos, w)))
+	out = append([]string{}, b.lines[d.scroll:end]...)
+	pos := fmt.Sprintf("lines %d–%d of %d · ↑/↓ pgup/pgdn scroll", d.scroll+1, end, len(b.lines))
+	return append(out, theme.Dim.Render(truncate(pos, w))), d.scroll, end
 }
 
 // footer holds the choices, the scope of the session choices, the feedback
 // line when it is open, and the help line.
 func (d *Dialog) footer(w int, compact bool) []string {
-	out := buttons(d.choices, d.selected, w)
+	out := buttons(d.choices, d.selected, w, d.waitingFor)
 	switch {
 	case d.plan:
+	case d.scopeLong(w):
+		text := fmt.Sprintf("%d rules, listed at the end of the input", len(d.scope))
+		if d.waitingFor(choiceSession) {
+			text += "; s/a wait until seen"
+		}
+		indent := ansi.StringWidth(scopeLabel)
+		for i, l := range wrapText(text, max(1, w-indent)) {
+			head := strings.Repeat(" ", indent)
+			if i == 0 {
+				head = theme.Dim.Render(scopeLabel)
+			}
+			out = append(out, head+theme.Bold.Render(l))
+		}
 	case len(d.scope) > 0:
 		out = append(out, scopeLines(d.scope, w, compact)...)
 	case d.noScope != "":
@@ -209,6 +313,24 @@ func (d *Dialog) footer(w int, compact bool) []string {
 func (d *Dialog) choiceHelp() []key.Binding {
 	k := d.keys
 	var bs []key.Binding
+	switch {
+	case d.listing:
+		bs = append(bs, key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "back to the input")))
+	case d.cut || d.scopeLong(d.drawnW):
+		bs = append(bs, k.List)
+	}
+	// Scrolling comes early: while the approve keys wait, it is how to
+	// reach what they wait for.
+	if d.bodyLen > d.bodyRows {
+		bs = append(bs, k.Up)
+	}
+	if d.body.foldable() {
+		ex := k.Expand
+		if d.expanded {
+			ex = key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "fold"))
+		}
+		bs = append(bs, ex)
+	}
 	if d.editable {
 		bs = append(bs, k.Edit)
 	}
@@ -216,11 +338,7 @@ func (d *Dialog) choiceHelp() []key.Binding {
 	if d.plan {
 		deny = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "keep planning"))
 	}
-	bs = append(bs, deny, k.Next, k.Confirm)
-	if d.bodyLen > d.bodyRows {
-		bs = append(bs, k.Up)
-	}
-	return bs
+	return append(bs, deny, k.Next, k.Confirm)
 }
 
 // scopeLabel introduces the rules of the session choices.
@@ -249,8 +367,9 @@ func scopeLines(scope []string, w int, compact bool) []string {
 }
 
 // buttons lays the choices out in rows that fit w, each with its key; the
-// selected one is marked with › as well as colour.
-func buttons(cs []choice, selected, w int) []string {
+// selected one is marked with › as well as colour. While waiting, the
+// approve choices are dimmed: their keys do nothing yet.
+func buttons(cs []choice, selected, w int, waiting func(choiceID) bool) []string {
 	var rows []string
 	line, lineW := "", 0
 	for i, c := range cs {
@@ -258,6 +377,12 @@ func buttons(cs []choice, selected, w int) []string {
 		b := "  " + theme.KeyHint.Render(c.key) + " " + theme.Base.Render(c.label)
 		if i == selected {
 			b = theme.KeyHint.Render("› ") + theme.Selected.Render(plain)
+		}
+		if waiting(c.id) {
+			b = "  " + theme.Dim.Render(plain)
+			if i == selected {
+				b = theme.Dim.Render("› " + plain)
+			}
 		}
 		bw := 2 + ansi.StringWidth(plain)
 		if lineW > 0 && lineW+1+bw > w {

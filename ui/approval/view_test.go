@@ -133,6 +133,18 @@ func TestEveryLineFitsTheScreen(t *testing.T) {
 			}
 		}
 	}
+	// One dialog per mode, resized through the sizes, as a terminal would
+	// be.
+	for _, c := range longCases(t) {
+		for _, mode := range [][]string{nil, {"p"}, {"x"}, {"e"}} {
+			d := ready(t, c.req, Options{WorkDir: t.TempDir()})
+			keys(d, mode...)
+			for _, size := range [][2]int{{20, 8}, {60, 20}, {80, 24}, {139, 40}, {200, 60}} {
+				name := fmt.Sprintf("%s at %dx%d after %v", c.name, size[0], size[1], mode)
+				t.Run(name, func(t *testing.T) { screen(t, d.View(size[0], size[1]), size[0], size[1]) })
+			}
+		}
+	}
 	for i, req := range extra {
 		for _, size := range sizes {
 			d := ready(t, req, Options{WorkDir: t.TempDir()})
