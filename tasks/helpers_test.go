@@ -9,11 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed92b641c3/workbench/sandbox"
 	"go.uber.org/goleak"
 )
 
 // Every goroutine a manager starts must be gone once Close returns.
+// The test binary is also the sandbox launcher (see sandboxFixture).
 func TestMain(m *testing.M) {
+	sandbox.Dispatch()
 	goleak.VerifyTestMain(m)
 }
 

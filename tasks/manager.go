@@ -47,6 +47,9 @@ type Options struct {
 	// Grace is the time between SIGTERM and SIGKILL when a task is
 	// stopped; zero means DefaultGrace.
 	Grace time.Duration
+	// Wrap puts every task into the session's sandbox unless its Spec
+	// says otherwise; nil runs them as they are.
+	Wrap Wrapper
 }
 
 // Manager owns a session's tasks. Its processes are tied to the manager, not
@@ -167,9 +170,13 @@ func (m *Manager) Spawn(spec Spec) (*Task, error) {
 	t.start = time.Now()
 	t.out.event = t.start // the first output event comes after the started one
 	env := append(slices.Clone(m.opts.Env), spec.Env...)
+	wrapper := m.opts.Wrap
+	if spec.Wrap != nil {
+		wrapper = spec.Wrap
+	}
 	p, err := StartProcess(m.ctx, ProcessSpec{
 		Command: spec.Command, Shell: m.opts.Shell, Dir: spec.WorkDir, Env: env,
-		Output: t.out, Grace: m.opts.Grace,
+		Output: t.out, Grace: m.opts.Grace, Wrap: wrapper,
 	})
 	if err != nil {
 		f.Close()

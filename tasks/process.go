@@ -50,6 +50,8 @@ type ProcessSpec struct {
 	// Grace is the time between SIGTERM and SIGKILL when the group is
 	// stopped; zero means DefaultGrace.
 	Grace time.Duration
+	// Wrap, when set, puts the command into the sandbox before it starts.
+	Wrap Wrapper
 }
 
 // Exit is how a process ended.
@@ -83,6 +85,8 @@ type Process struct {
 	stop  chan struct{}
 	done  chan struct{}
 	exit  Exit
+	// release frees what the wrapper set up, once the group is gone.
+	release func()
 }
 
 // StartProcess runs s.Command. Its stdin is /dev/null and it has no
@@ -116,7 +120,13 @@ func StartProcess(ctx context.Context, s ProcessSpec) (*Process, error) {
 	cmd.Env = environ(s.Env)
 	cmd.Stdout, cmd.Stderr = w, w // one pipe: arrival order is kept
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	p := &Process{
+	release, err := wrap(s.Wrap, cmd)
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	p := &Process{release: release,
 		cmd: cmd, grace: s.Grace, out: r,
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
@@ -128,6 +138,7 @@ func StartProcess(ctx context.Context, s ProcessSpec) (*Process, error) {
 	w.Close() // the child holds its own copy; EOF comes when every holder exits
 	if err != nil {
 		r.Close()
+		release()
 		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
 	p.pgid = cmd.Process.Pid
@@ -198,6 +209,7 @@ func pump(r *os.File, w io.Writer) readResult {
 // that signals the group, so no signal is sent after the group was cleared.
 func (p *Process) supervise(ctx context.Context, read <-chan readResult) {
 	defer close(p.done)
+	defer p.release()
 	waited := make(chan error, 1)
 	go func() { waited <- p.cmd.Wait() }()
 

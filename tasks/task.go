@@ -66,6 +66,9 @@ type Spec struct {
 	// from one goroutine, so a caller that waits for the task may use a
 	// writer that is not safe for concurrent use.
 	Sink io.Writer
+	// Wrap, when set, replaces the manager's Options.Wrap for this task
+	// (Unconfined for a call approved to run outside the sandbox).
+	Wrap Wrapper
 }
 
 // Snapshot is a copy of a task's state at one moment, safe to keep and pass

@@ -44,14 +44,21 @@ func start(m *Manager, id string, spec OpenSpec) (*Session, error) {
 	// program gets job control and SIGWINCH, and its session can be
 	// signalled as a whole (H14).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	release, err := wrapCommand(m.opts.Wrap, spec.Wrap, cmd)
+	if err != nil {
+		slave.Close()
+		master.Close()
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
 	err = cmd.Start()
 	slave.Close() // the child has it; holding it here would hide the end of output
 	if err != nil {
 		master.Close()
+		release()
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
 	s := &Session{
-		id: id, spec: spec, started: time.Now(), cmd: cmd, pid: cmd.Process.Pid,
+		id: id, spec: spec, started: time.Now(), cmd: cmd, release: release, pid: cmd.Process.Pid,
 		master: master, mgr: m,
 		replies:    make(chan []byte, replyQueue),
 		pulse:      make(chan struct{}),
@@ -71,6 +78,26 @@ func start(m *Manager, id string, spec OpenSpec) (*Session, error) {
 	go s.waitLoop()
 	go s.replyLoop()
 	return s, nil
+}
+
+// wrapCommand applies the session's wrapper, or the manager's when the
+// session names none.
+func wrapCommand(def, own Wrapper, cmd *exec.Cmd) (func(), error) {
+	w := def
+	if own != nil {
+		w = own
+	}
+	if w == nil {
+		return func() {}, nil
+	}
+	release, err := w(cmd)
+	if err != nil {
+		return nil, err
+	}
+	if release == nil {
+		release = func() {}
+	}
+	return release, nil
 }
 
 // shellPath is bash, or sh where bash is not installed.
@@ -189,6 +216,7 @@ func (s *Session) waitLoop() {
 	}
 	<-s.readerDone
 	s.master.Close()
+	s.release()
 	s.mu.Lock()
 	if s.state == Running {
 		s.state = Exited

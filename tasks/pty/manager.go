@@ -29,6 +29,9 @@ type Options struct {
 	// long, at the next Open or List; zero or negative never does (a
 	// person's shell may sit idle for hours).
 	IdleLimit time.Duration
+	// Wrap puts every session's program into the sandbox unless its
+	// OpenSpec says otherwise; nil runs them as they are.
+	Wrap Wrapper
 
 	// plainFeed turns the fast path off, for the benchmark's reference.
 	plainFeed bool

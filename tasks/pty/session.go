@@ -75,7 +75,19 @@ type OpenSpec struct {
 	// Prompt, when set, is the session's prompt pattern: Wait uses it
 	// when a WaitSpec gives none.
 	Prompt *regexp.Regexp
+	// Wrap, when set, replaces the Manager's Options.Wrap for this
+	// session; Unconfined runs it as it is (a person's own pane).
+	Wrap Wrapper
 }
+
+// Wrapper rewrites a program's command before it starts, so it runs inside
+// the session's sandbox (H16). It returns a release function, called once
+// the program and its terminal session have ended. An error refuses the
+// program: it does not start.
+type Wrapper func(cmd *exec.Cmd) (release func(), err error)
+
+// Unconfined is the wrapper that leaves a program as it is.
+func Unconfined(*exec.Cmd) (func(), error) { return func() {}, nil }
 
 // Session is one program in a pty with its live screen. All methods are
 // safe for concurrent use.
@@ -84,6 +96,7 @@ type Session struct {
 	spec    OpenSpec
 	started time.Time
 	cmd     *exec.Cmd
+	release func() // frees what the wrapper set up, once the session ended
 	pid     int
 	master  *os.File
 	vt      vt10x.Terminal

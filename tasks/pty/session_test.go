@@ -14,12 +14,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed92b641c3/workbench/sandbox"
 	"go.uber.org/goleak"
 )
 
 // Every goroutine a Manager or Session starts must have ended once the
 // tests closed their managers.
+// The test binary is also the sandbox launcher (see sandboxFixture).
 func TestMain(m *testing.M) {
+	sandbox.Dispatch()
 	goleak.VerifyTestMain(m)
 }
 

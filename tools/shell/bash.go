@@ -82,6 +82,8 @@ type bashInput struct {
 	TimeoutMS       int64  `json:"timeout_ms"`
 	Description     string `json:"description"`
 	RunInBackground bool   `json:"run_in_background"`
+	// DangerouslyDisableSandbox asks to run outside the sandbox.
+	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox"`
 }
 
 // Meta is the Bash result's structured detail for the UI and transcript.
@@ -97,6 +99,9 @@ type Meta struct {
 	Background bool   `json:"background,omitempty"`
 	TaskID     string `json:"task_id,omitempty"`
 	OutputFile string `json:"output_file,omitempty"`
+	// Sandbox says whether the command ran inside the sandbox or, approved
+	// by the person, outside it; empty when there is no sandbox.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // errTimedOut is the cause of a call context that ran out of time, which
@@ -106,20 +111,24 @@ var errTimedOut = errors.New("command timed out")
 // Bash returns the Bash tool. Its metadata is left to Build's fail-closed
 // defaults (mutating, exclusive), as no command is safe by its looks; it
 // asks by itself, names the command in its Target so Bash(...) rules and
-// the hard-deny patterns apply (H5), and runs in the foreground.
-func Bash() tools.Tool {
+// the hard-deny patterns apply (H5), and runs in the foreground. With
+// WithSandbox every command runs inside the session's sandbox (H16).
+func Bash(opts ...Option) tools.Tool {
+	c := configure(opts)
 	return tools.Build(tools.Spec{
 		Name:        "Bash",
 		Description: "Run a shell command in the project directory and return its combined stdout and stderr, with the exit code when it fails.",
 		Prompt:      bashPrompt,
-		Schema:      bashSchema,
+		Schema:      c.schema(bashSchema),
 		Target: func(input json.RawMessage, _ *tools.Context) permission.Target {
 			return permission.Target{Commands: []string{command(input)}}
 		},
 		Permission: func(_ context.Context, input json.RawMessage, _ *tools.Context) permission.Decision {
-			return permission.AskUser("run shell command: " + command(input))
+			return c.permission(input, "run shell command: "+command(input))
 		},
-		Run: runBash,
+		Run: func(ctx context.Context, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
+			return runBash(ctx, c, input, tc)
+		},
 	})
 }
 
@@ -134,7 +143,7 @@ func command(input json.RawMessage) string {
 	return in.Command
 }
 
-func runBash(ctx context.Context, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
+func runBash(ctx context.Context, c config, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
 	var in bashInput
 	if err := json.Unmarshal(input, &in); err != nil {
 		return tools.Result{}, fmt.Errorf("input: %w", err)
@@ -151,8 +160,9 @@ func runBash(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 
 	capture := tools.NewCapture(tc)
 	out := &sink{capture: capture, progress: tc.Progress}
-	p, err := Start(runCtx, Spec{Command: in.Command, Dir: tc.WorkDir, Env: tc.Env, Output: out})
+	p, err := Start(runCtx, Spec{Command: in.Command, Dir: tc.WorkDir, Env: tc.Env, Output: out, Wrap: c.wrapper(input)})
 	if err != nil {
+		capture.Abort()
 		return tools.Result{}, err
 	}
 	exit := p.Wait()
@@ -164,6 +174,7 @@ func runBash(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 	if exit.Signal != 0 {
 		o.signal, o.signum = exit.Signal.String(), int(exit.Signal)
 	}
+	o.sandbox(c, input, tc.WorkDir)
 	return o.result(capture, timeout), nil
 }
 
@@ -179,13 +190,25 @@ type outcome struct {
 	// stopped, when set, says who else stopped the command and why.
 	stopped string
 	err     error
+	// explain, when set, reads the output of a failed command for a
+	// refusal the sandbox caused; where says where the command ran.
+	explain func(output string) string
+	where   string
+}
+
+// sandbox notes where the command ran and how to explain its refusals.
+func (o *outcome) sandbox(c config, input json.RawMessage, dir string) {
+	o.where = c.sandboxLabel(input)
+	if o.where == "inside" {
+		o.explain = func(out string) string { return c.explain(input, out, dir) }
+	}
 }
 
 // result finishes the capture and builds the model's result: the output,
 // then a note on anything but a clean exit, which also makes it an error.
 func (o outcome) result(capture *tools.Capture, timeout time.Duration) tools.Result {
 	text, spill := capture.Finish()
-	m := Meta{ExitCode: o.code, Signal: o.signal, DurationMS: o.duration.Milliseconds(), Bytes: o.bytes}
+	m := Meta{ExitCode: o.code, Signal: o.signal, DurationMS: o.duration.Milliseconds(), Bytes: o.bytes, Sandbox: o.where}
 	var note string
 	switch {
 	case o.timedOut:
@@ -203,6 +226,11 @@ func (o outcome) result(capture *tools.Capture, timeout time.Duration) tools.Res
 	}
 	if o.err != nil {
 		note = strings.TrimSpace(note + "\n[" + o.err.Error() + "]")
+	}
+	if note != "" && o.explain != nil {
+		if why := o.explain(text); why != "" {
+			note += "\n[" + why + "]"
+		}
 	}
 	res := tools.Result{Text: text, IsError: note != "", Captured: true, Spill: spill}
 	switch {

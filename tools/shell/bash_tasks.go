@@ -49,32 +49,33 @@ const bashTaskSchema = `{
 // manager's tasks, so closing the session stops them all (H14). Permission
 // and metadata are Bash()'s. With a nil manager (background work turned off
 // in settings) it is Bash().
-func BashWith(m *tasks.Manager) tools.Tool {
+func BashWith(m *tasks.Manager, opts ...Option) tools.Tool {
 	if m == nil {
-		return Bash()
+		return Bash(opts...)
 	}
+	c := configure(opts)
 	return tools.Build(tools.Spec{
 		Name:        "Bash",
 		Description: "Run a shell command in the project directory and return its combined stdout and stderr, with the exit code when it fails; long-running commands can run in the background.",
 		Prompt:      bashTaskPrompt,
-		Schema:      bashTaskSchema,
+		Schema:      c.schema(bashTaskSchema),
 		Target: func(input json.RawMessage, _ *tools.Context) permission.Target {
 			return permission.Target{Commands: []string{command(input)}}
 		},
 		Permission: func(_ context.Context, input json.RawMessage, _ *tools.Context) permission.Decision {
 			var in bashInput
 			if json.Unmarshal(input, &in) == nil && in.RunInBackground {
-				return permission.AskUser("run shell command in the background: " + in.Command)
+				return c.permission(input, "run shell command in the background: "+in.Command)
 			}
-			return permission.AskUser("run shell command: " + command(input))
+			return c.permission(input, "run shell command: "+command(input))
 		},
 		Run: func(ctx context.Context, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
-			return runManaged(ctx, m, input, tc)
+			return runManaged(ctx, m, c, input, tc)
 		},
 	})
 }
 
-func runManaged(ctx context.Context, m *tasks.Manager, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
+func runManaged(ctx context.Context, m *tasks.Manager, c config, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
 	var in bashInput
 	if err := json.Unmarshal(input, &in); err != nil {
 		return tools.Result{}, fmt.Errorf("input: %w", err)
@@ -86,7 +87,8 @@ func runManaged(ctx context.Context, m *tasks.Manager, input json.RawMessage, tc
 	if ctx.Err() != nil {
 		return notStarted, nil
 	}
-	spec := tasks.Spec{Command: in.Command, Description: in.Description, WorkDir: tc.WorkDir, Env: tc.Env}
+	spec := tasks.Spec{Command: in.Command, Description: in.Description, WorkDir: tc.WorkDir, Env: tc.Env,
+		Wrap: c.wrapper(input)}
 	if in.RunInBackground {
 		spec.Background = true
 		t, err := m.Spawn(spec)
@@ -95,7 +97,7 @@ func runManaged(ctx context.Context, m *tasks.Manager, input json.RawMessage, tc
 		}
 		res := tools.Text(fmt.Sprintf("Running in the background as %s. Output file: %s\n%s",
 			t.ID(), t.OutputFile(), followUp(t.ID())))
-		res.Meta, _ = json.Marshal(Meta{Background: true, TaskID: t.ID(), OutputFile: t.OutputFile()})
+		res.Meta, _ = json.Marshal(Meta{Background: true, TaskID: t.ID(), OutputFile: t.OutputFile(), Sandbox: c.sandboxLabel(input)})
 		return res, nil
 	}
 
@@ -112,7 +114,9 @@ func runManaged(ctx context.Context, m *tasks.Manager, input json.RawMessage, tc
 	snap := run.Task
 	switch {
 	case run.Finished || run.Interrupted:
-		return fromSnapshot(snap, run.Interrupted, false).result(capture, timeout), nil
+		o := fromSnapshot(snap, run.Interrupted, false)
+		o.sandbox(c, input, tc.WorkDir)
+		return o.result(capture, timeout), nil
 	case firstWord(in.Command) == "sleep":
 		// A sleep only waits: nothing is lost by killing it, and moving it
 		// to the background would only delay the model.
@@ -133,7 +137,7 @@ func runManaged(ctx context.Context, m *tasks.Manager, input json.RawMessage, tc
 	}
 	res.Meta, _ = json.Marshal(Meta{
 		DurationMS: snap.Elapsed(time.Now()).Milliseconds(), Bytes: snap.Bytes,
-		Background: true, TaskID: snap.ID, OutputFile: snap.OutputFile,
+		Background: true, TaskID: snap.ID, OutputFile: snap.OutputFile, Sandbox: c.sandboxLabel(input),
 	})
 	return res, nil
 }

@@ -1,0 +1,92 @@
+package tasks
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/seed92b641c3/workbench/sandbox"
+)
+
+// sandboxFixture is a workspace and a directory outside it, neither in a
+// temp directory (which the sandbox leaves writable), and a sandbox for the
+// workspace whose launcher is this test binary.
+func sandboxFixture(t *testing.T) (ws, outside string, sb *sandbox.Sandbox) {
+	t.Helper()
+	wd, _ := os.Getwd()
+	base, err := os.MkdirTemp(wd, ".h16-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	base, _ = filepath.EvalSymlinks(base)
+	ws, outside = filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	os.Mkdir(ws, 0o755)
+	os.Mkdir(outside, 0o755)
+	exe, _ := os.Executable()
+	sb, err = sandbox.New(sandbox.Policy{Roots: []string{ws}, Home: base, Caches: []string{}},
+		sandbox.Options{Launcher: exe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sb.Active() {
+		t.Fatalf("sandbox unavailable: %v", sb.Unavailable())
+	}
+	return ws, outside, sb
+}
+
+func TestH16_BackgroundTasksAndMonitorsAreConfined(t *testing.T) {
+	t.Parallel()
+	ws, outside, sb := sandboxFixture(t)
+	m := newManager(t, Options{Wrap: sb.Wrap})
+	for _, spec := range []Spec{
+		{Command: `echo x > ` + outside + `/bg; echo x > bg`, WorkDir: ws, Background: true},
+		{Command: `echo x > ` + outside + `/mon; echo x > mon; echo done`, WorkDir: ws, Kind: KindMonitor},
+		{Command: `python3 -c "open('` + outside + `/fg','w')"; echo x > fg`, WorkDir: ws},
+	} {
+		wait(t, m, spawn(t, m, spec).ID())
+	}
+	for _, name := range []string{"bg", "mon", "fg"} {
+		if _, err := os.Stat(filepath.Join(outside, name)); err == nil {
+			t.Errorf("task %s wrote outside the workspace", name)
+		}
+		if _, err := os.Stat(filepath.Join(ws, name)); err != nil {
+			t.Errorf("task %s could not write inside: %v", name, err)
+		}
+	}
+	// A spec's own wrapper wins: Unconfined lets the write through.
+	wait(t, m, spawn(t, m, Spec{Command: `echo x > ` + outside + `/escaped`, WorkDir: ws, Wrap: Unconfined}).ID())
+	if _, err := os.Stat(filepath.Join(outside, "escaped")); err != nil {
+		t.Errorf("an unconfined task was confined: %v", err)
+	}
+}
+
+func TestH16_NoOrphanSurvivesASandboxedCommand(t *testing.T) {
+	t.Parallel()
+	ws, _, sb := sandboxFixture(t)
+	m := newManager(t, Options{Wrap: sb.Wrap})
+	pids := filepath.Join(ws, "pids")
+	task := spawn(t, m, Spec{Command: `echo $$ >> pids; sleep 1000 & echo $! >> pids;
+		(sleep 1000 & echo $! >> pids); trap '' TERM; sleep 1000`, WorkDir: ws, Background: true})
+	eventually(t, "three pids", func() bool {
+		b, _ := os.ReadFile(pids)
+		return len(strings.Fields(string(b))) == 3
+	})
+	// The pids are the namespace's view; with no pid namespace they are
+	// the host's too.
+	b, _ := os.ReadFile(pids)
+	if err := m.Kill(task.ID()); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range strings.Fields(string(b)) {
+		pid, _ := strconv.Atoi(f)
+		if running(pid) {
+			t.Errorf("pid %d survived the kill", pid)
+		}
+	}
+	if left := groupMembers(task.proc.Pid()); len(left) > 0 {
+		t.Errorf("group members left: %v", left)
+	}
+}
