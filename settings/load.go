@@ -29,6 +29,8 @@ type Settings struct {
 	WebSearch              *WebSearch
 	DisableBackgroundTasks bool
 	DisableShellSessions   bool
+	// Sandbox is the sandbox configuration (H16).
+	Sandbox SandboxSettings
 	// Files lists every settings path that applies, read or not: writes to
 	// them always ask (H4), so an agent cannot widen its own permissions.
 	Files []string
@@ -52,7 +54,7 @@ func Load(projectDir string, p Paths, noClaude bool) (*Settings, error) {
 		list = append(list, candidate{p.ClaudeProject, true}, candidate{p.ClaudeLocal, true})
 	}
 	list = append(list, candidate{p.Project, false}, candidate{p.Local, false})
-	s := &Settings{Rules: map[permission.Behavior][]SourcedRule{}, Env: map[string]string{}}
+	s := &Settings{Rules: map[permission.Behavior][]SourcedRule{}, Env: map[string]string{}, Sandbox: defaultSandbox()}
 	for _, c := range list {
 		if c.path != "" {
 			s.Files = append(s.Files, c.path)
@@ -92,6 +94,7 @@ func mustAbs(p string) string {
 
 func (s *Settings) merge(projectDir string, l Layer) {
 	s.Layers = append(s.Layers, l)
+	s.mergeSandbox(projectDir, l)
 	f := l.File
 	if p := f.Permissions; p != nil {
 		add := func(b permission.Behavior, rules []string) {

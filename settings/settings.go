@@ -45,6 +45,9 @@ type File struct {
 	// DisableBackgroundTasks and DisableShellSessions turn those tools off.
 	DisableBackgroundTasks bool `json:"disableBackgroundTasks,omitempty"`
 	DisableShellSessions   bool `json:"disableShellSessions,omitempty"`
+	// Sandbox configures the sandbox under agent commands; checked by
+	// parseSandbox in Workbench's shape or Claude Code's.
+	Sandbox json.RawMessage `json:"sandbox,omitempty"`
 }
 
 // MCPServer is one MCP server entry: a command for stdio, or a URL.
@@ -119,6 +122,8 @@ type Layer struct {
 	// read; other keys there belong to another program.
 	Claude bool
 	File   File
+	// Sandbox is the file's sandbox object, checked; nil when absent.
+	Sandbox *Sandbox
 }
 
 // ReadFile reads and checks one settings file. A missing file is not an
@@ -174,6 +179,11 @@ func Parse(path string, data []byte, claude bool) (Layer, error) {
 	if dec.More() {
 		return l, fail(dec.InputOffset(), "", "extra data after the settings object")
 	}
+	sb, err := parseSandbox(path, data, f.Sandbox, claude)
+	if err != nil {
+		return l, err
+	}
+	l.Sandbox = sb
 	if claude {
 		f = File{Permissions: f.Permissions, Hooks: f.Hooks}
 	}

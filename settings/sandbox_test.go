@@ -1,0 +1,81 @@
+package settings
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seed92b641c3/workbench/sandbox"
+)
+
+func TestH16_SandboxSettingsAreRead(t *testing.T) {
+	t.Parallel()
+	l, err := Parse("s.json", []byte(`{"sandbox": {"mode": "read-only", "network": true,
+		"allowedDomains": ["example.com"], "allowWrite": ["build"], "denyRead": ["~/.netrc"],
+		"autoAllow": true, "allowUnsandboxedCommands": false, "required": true, "person": true}}`), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Settings{Sandbox: defaultSandbox()}
+	s.mergeSandbox("/proj", l)
+	got := s.Sandbox
+	if got.Mode != sandbox.ReadOnly || !got.Network || !got.AutoAllow || got.AllowUnsandboxedCommands ||
+		!got.Required || !got.Person || got.AllowedDomains[0] != "example.com" ||
+		got.AllowWrite[0] != "/proj/build" || got.DenyRead[0] != "~/.netrc" {
+		t.Errorf("merged %+v", got)
+	}
+}
+
+func TestH16_BadSandboxSettingsNameFileLineAndField(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ doc, field, line string }{
+		{"{\n  \"sandbox\": {\n    \"mode\": \"strict\"\n  }\n}", "sandbox.mode", "s.json:3:13"},
+		{"{\n  \"sandbox\": {\n    \"netwrok\": true\n  }\n}", "sandbox.netwrok", "s.json:3:"},
+		{"{\n  \"sandbox\": {\n    \"network\": \"yes\"\n  }\n}", "sandbox.network", "s.json:3:"},
+		{"{\n  \"sandbox\": {\"allowWrite\": \"/x\"}\n}", "sandbox.allowWrite", "s.json:2:"},
+	}
+	for _, c := range cases {
+		_, err := Parse("s.json", []byte(c.doc), false)
+		var se *Error
+		if !errors.As(err, &se) || se.Field != c.field || !strings.Contains(err.Error(), c.line) {
+			t.Errorf("%s: err = %v, want field %s at %s", c.doc, err, c.field, c.line)
+		}
+	}
+}
+
+func TestH16_ClaudeCodeSandboxKeysAreRead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte(`{"sandbox": {
+		"enabled": false, "failIfUnavailable": true, "autoAllowBashIfSandboxed": true,
+		"allowUnsandboxedCommands": false, "excludedCommands": ["docker"],
+		"filesystem": {"allowWrite": ["/opt/cache"], "denyRead": ["~/.kube"]},
+		"network": {"allowedDomains": ["github.com"], "allowLocalBinding": true}}}`), 0o644)
+	s, err := Load(dir, DefaultPaths(dir), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Sandbox
+	// "enabled": false does not turn the sandbox off.
+	if got.Mode != sandbox.WorkspaceWrite || !got.Required || !got.AutoAllow || got.AllowUnsandboxedCommands ||
+		len(got.AllowWrite) != 1 || got.AllowWrite[0] != "/opt/cache" || got.DenyRead[0] != "~/.kube" ||
+		got.AllowedDomains[0] != "github.com" {
+		t.Errorf("merged %+v", got)
+	}
+}
+
+func TestH16_SandboxDefaultsWithNoSettings(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s, err := Load(dir, Paths{Project: filepath.Join(dir, "none.json")}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Sandbox.Mode != sandbox.WorkspaceWrite || s.Sandbox.Network || s.Sandbox.AutoAllow ||
+		!s.Sandbox.AllowUnsandboxedCommands || s.Sandbox.Required {
+		t.Errorf("defaults %+v", s.Sandbox)
+	}
+}
