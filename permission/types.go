@@ -69,6 +69,10 @@ type CheckedPath struct {
 	// Real is where it led at the check, every symlink followed; a tool
 	// refuses to use the path if it leads elsewhere by then.
 	Real string
+	// Protected is why writing it always asks, as the check found (write
+	// access only), "" when it was not protected. A tool refuses a write
+	// to a place that became protected after the check.
+	Protected string
 }
 
 // Allowed is the plain allow verdict a read-only tool returns for itself.

@@ -102,3 +102,11 @@ func resolveForms(p, base, home string) pathForms {
 	abs := absPath(p, base, home)
 	return pathForms{given: p, lit: filepath.Clean(abs), real: resolvePath(abs)}
 }
+
+// Resolve returns where the absolute path p leads now, symlinks followed as
+// the kernel follows them and missing components kept as written: the same
+// resolution Evaluate checks, so a tool can tell whether a path still leads
+// where it led at the check (H17).
+func Resolve(p string) string {
+	return resolvePath(p)
+}

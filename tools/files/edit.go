@@ -79,8 +79,11 @@ func runEdit(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 func editFile(ctx context.Context, tc *tools.Context, file string, edits []replacement) (tools.Result, error) {
 	path := tc.Abs(file)
 	display := shown(tc, path)
-	target := writeTarget(path)
-	prev, err := existing(target, display, maxEditBytes, true)
+	target, err := checkedTarget(tc, path)
+	if err != nil {
+		return tools.Error(fmt.Sprintf("Cannot edit %s: %v", display, err)), nil
+	}
+	prev, err := target.existing(maxEditBytes, true)
 	if err != nil {
 		return tools.Error(fmt.Sprintf("Cannot edit %s: %v", display, err)), nil
 	}
@@ -103,7 +106,7 @@ func editFile(ctx context.Context, tc *tools.Context, file string, edits []repla
 	if err := ctx.Err(); err != nil {
 		return tools.Result{}, err
 	}
-	if err := writeAtomic(target, []byte(content), prev.mode); err != nil {
+	if err := target.writeAtomic([]byte(content), prev.mode); err != nil {
 		return tools.Error(fmt.Sprintf("Cannot write %s: %v", display, err)), nil
 	}
 	res := tools.Result{Meta: diffMeta(path, display, old, content, true)}

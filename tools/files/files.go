@@ -8,9 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/seed92b641c3/workbench/internal/atomicfile"
+	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -53,24 +52,6 @@ func shown(tc *tools.Context, abs string) string {
 	return abs
 }
 
-// writeTarget returns the file a write to path really changes: the end of a
-// symlink chain when path is a symlink, so the link survives the rename and
-// the file written is the one the permission check resolved (H4).
-func writeTarget(path string) string {
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		if real, err := filepath.EvalSymlinks(path); err == nil {
-			return real
-		}
-	}
-	return path
-}
-
-// writeAtomic replaces path with data so that a reader sees either the old
-// or the new content, never a mix.
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	return atomicfile.Write(path, data, mode, dirMode)
-}
-
 // maxEditBytes bounds the size of a file Edit and MultiEdit load into
 // memory; beyond it, Write with new content is the way to change a file.
 const maxEditBytes = 64 << 20
@@ -83,35 +64,44 @@ type before struct {
 	loaded  bool        // content holds the whole file (or the file is new)
 }
 
-// existing describes the file at path before a change. A directory or other
+// existing describes the checked file before a change, read through the
+// descriptor the check-and-use open gives (H17). A directory or other
 // non-regular file is an error a model can act on. The content is loaded
 // when the file has at most limit bytes; a larger file is an error when need
 // is set and is left unloaded otherwise.
-func existing(path, display string, limit int64, need bool) (before, error) {
-	fi, err := os.Stat(path)
+func (f *checkedFile) existing(limit int64, need bool) (before, error) {
+	file, err := f.openRead()
 	if errors.Is(err, fs.ErrNotExist) {
 		return before{mode: newFileMode, loaded: true}, nil
 	}
 	if err != nil {
 		return before{}, err
 	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return before{}, err
+	}
 	if fi.IsDir() {
-		return before{}, fmt.Errorf("%s is a directory, not a file", display)
+		return before{}, fmt.Errorf("%s is a directory, not a file", f.display)
 	}
 	if !fi.Mode().IsRegular() {
-		return before{}, fmt.Errorf("%s is not a regular file", display)
+		return before{}, fmt.Errorf("%s is not a regular file", f.display)
 	}
 	b := before{mode: fi.Mode().Perm(), found: true}
 	if fi.Size() > limit {
 		if need {
-			return before{}, fmt.Errorf("%s has %d bytes, more than the %d this tool edits in memory; use Write to replace it", display, fi.Size(), limit)
+			return before{}, fmt.Errorf("%s has %d bytes, more than the %d this tool edits in memory; use Write to replace it", f.display, fi.Size(), limit)
 		}
 		return b, nil
 	}
-	if b.content, err = os.ReadFile(path); err != nil {
+	if b.content, err = io.ReadAll(io.LimitReader(file, limit+1)); err != nil {
 		return before{}, err
 	}
-	b.loaded = true
+	b.loaded = int64(len(b.content)) <= limit
+	if !b.loaded && need {
+		return before{}, fmt.Errorf("%s grew past the %d bytes this tool edits in memory; use Write to replace it", f.display, limit)
+	}
 	return b, nil
 }
 

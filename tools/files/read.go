@@ -90,17 +90,42 @@ func runRead(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 	}
 	path := tc.Abs(in.FilePath)
 	display := shown(tc, path)
-	fi, err := os.Stat(path)
+	target, err := checkedTarget(tc, path)
+	if err != nil {
+		return tools.Error(fmt.Sprintf("Cannot read %s: %v", display, err)), nil
+	}
+	if fi, err := os.Stat(target.real); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
+		// Opening a device can have effects of its own; the descriptor is
+		// checked again after the open.
+		return tools.Error(fmt.Sprintf("%s is not a regular file (a device, pipe or socket); Read only reads files.", display)), nil
+	}
+	f, err := target.openRead()
 	if errors.Is(err, fs.ErrNotExist) {
 		msg := fmt.Sprintf("File does not exist: %s.", display)
-		if guesses := similarNames(path); len(guesses) > 0 {
-			for i, g := range guesses {
-				guesses[i] = shown(tc, g)
+		var guesses []string
+		for _, g := range similarNames(path) {
+			// A name a Read rule hides is not offered either.
+			if ok, _ := tc.Readable(g); ok {
+				guesses = append(guesses, shown(tc, g))
 			}
+		}
+		if len(guesses) > 0 {
 			msg += " Did you mean " + strings.Join(guesses, ", ") + "?"
 		}
 		return tools.Error(msg), nil
 	}
+	if err != nil {
+		return tools.Error(fmt.Sprintf("Cannot read %s: %v", display, err)), nil
+	}
+	defer f.Close()
+	// The file opened is the one checked; a deny rule on where it really
+	// is still refuses (an ask was answered at the check).
+	if tc.Paths != nil {
+		if b, rule := tc.Paths.Readable(target.real); b == permission.Deny {
+			return tools.Error(fmt.Sprintf("Cannot read %s: Read rule %s denies it.", display, rule)), nil
+		}
+	}
+	fi, err := f.Stat()
 	if err != nil {
 		return tools.Error(fmt.Sprintf("Cannot read %s: %v", display, err)), nil
 	}
@@ -110,11 +135,6 @@ func runRead(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 	if !fi.Mode().IsRegular() {
 		return tools.Error(fmt.Sprintf("%s is not a regular file (a device, pipe or socket); Read only reads files.", display)), nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return tools.Error(fmt.Sprintf("Cannot read %s: %v", display, err)), nil
-	}
-	defer f.Close()
 
 	br := bufio.NewReaderSize(f, readBuffer)
 	head, err := br.Peek(binarySniff)

@@ -78,15 +78,18 @@ func runWrite(ctx context.Context, input json.RawMessage, tc *tools.Context) (to
 	}
 	path := tc.Abs(in.FilePath)
 	display := shown(tc, path)
-	target := writeTarget(path)
-	prev, err := existing(target, display, maxDiffBytes, false)
+	target, err := checkedTarget(tc, path)
+	if err != nil {
+		return tools.Error(fmt.Sprintf("Cannot write %s: %v", display, err)), nil
+	}
+	prev, err := target.existing(maxDiffBytes, false)
 	if err != nil {
 		return tools.Error(fmt.Sprintf("Cannot write %s: %v", display, err)), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return tools.Result{}, err
 	}
-	if err := writeAtomic(target, []byte(in.Content), prev.mode); err != nil {
+	if err := target.writeAtomic([]byte(in.Content), prev.mode); err != nil {
 		return tools.Error(fmt.Sprintf("Cannot write %s: %v", display, err)), nil
 	}
 	verb := "Created"
