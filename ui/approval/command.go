@@ -163,7 +163,7 @@ func (c commandReview) pins(width int) pinned {
 		case !part.covered:
 			p.items = append(p.items, pin{key: partKey(i),
 				lines: []string{pinnedPart(part.text, width)},
-				full:  c.renderPart(part, width)})
+				full:  listedPart(part.text, width)})
 		}
 	}
 	return p
@@ -181,6 +181,20 @@ func pinnedPart(text string, width int) string {
 		b.WriteString(theme.Bold.Render(visible(l)))
 	}
 	return truncate(b.String(), width)
+}
+
+// listedPart is a part in full for the list of every part (p): marked as
+// pinned, wrapped, never cut.
+func listedPart(text string, width int) []string {
+	lines := wrapText(text, max(1, width-partMarkWidth))
+	for i, l := range lines {
+		head := "  "
+		if i == 0 {
+			head = theme.Warn.Render("▶ ")
+		}
+		lines[i] = head + theme.Bold.Render(l)
+	}
+	return lines
 }
 
 // foldable reports whether the command has blank runs, wide gaps or

@@ -202,13 +202,24 @@ func (d *Dialog) markSeen(whole []bool, b body, from, to int) {
 	}
 }
 
-// listBody is the body the p key shows instead of the review: every pin in
-// full, under a heading, and the session rules when the footer cannot
-// hold them.
-func (d *Dialog) listBody(w int) body {
+// listBody is the body the p key shows instead of the review: in full,
+// every pin the fixed part does not show whole (whole is nil when that is
+// not known yet), under a heading, and the session rules when the footer
+// cannot hold them.
+func (d *Dialog) listBody(w int, whole []bool) body {
 	p := d.pins
-	b := body{lines: []string{theme.Bold.Render(truncate(p.all, w))}}
-	for _, it := range p.items {
+	var items []pin
+	for i, it := range p.items {
+		if whole == nil || i >= len(whole) || !whole[i] {
+			items = append(items, it)
+		}
+	}
+	heading := p.all
+	if len(items) < len(p.items) {
+		heading = fmt.Sprintf("%d more %s, after those above:", len(items), p.more)
+	}
+	b := body{lines: []string{theme.Bold.Render(truncate(heading, w))}}
+	for _, it := range items {
 		from := len(b.lines)
 		b.lines = append(b.lines, it.full...)
 		b.anchor(it.key, from, len(b.lines))

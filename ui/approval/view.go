@@ -64,7 +64,7 @@ func (d *Dialog) View(width, height int) string {
 		return len(head) + len(reason) + len(msg) + len(pins.head) + len(pins.tail) + len(foot) + gaps
 	}
 	items := pins.itemLines()
-	bodyNeed := min(minBodyRows, len(d.bodyFor(w, false).lines))
+	bodyNeed := min(minBodyRows, len(d.bodyFor(w, false, nil).lines))
 	for rows-fixed()-items < bodyNeed && len(msg) > 0 {
 		msg = msg[:len(msg)-1]
 	}
@@ -81,7 +81,7 @@ func (d *Dialog) View(width, height int) string {
 	space := max(1, rows-fixed())
 	pinRows := items
 	if items > space-minPinnedBody {
-		pinRows = max(minPinRows, space-max(space/2, min(minPinnedBody, len(d.bodyFor(w, true).lines))))
+		pinRows = max(minPinRows, space-max(space/2, min(minPinnedBody, len(d.bodyFor(w, true, nil).lines))))
 	}
 	pinLines, whole := d.fitPins(pins, w, pinRows)
 	repeat := false
@@ -89,7 +89,7 @@ func (d *Dialog) View(width, height int) string {
 		repeat = repeat || !ok || pins.items[i].partial
 	}
 	d.cut = repeat
-	b := d.bodyFor(w, repeat)
+	b := d.bodyFor(w, repeat, whole)
 	bodyRows := max(1, space-len(pinLines))
 
 	var mid []string
@@ -154,14 +154,14 @@ type bodyID struct {
 	width   int
 	sh      shape
 	listing bool
+	lines   int
 }
 
-// bodyFor is the body at width: the review, or every pin when listing.
-// Rendering a different body restarts the progress through unseen pins,
-// since their lines have moved; pins already seen stay seen.
-func (d *Dialog) bodyFor(w int, repeat bool) body {
+// bodyFor is the body at width: the review, or, when listing, the pins
+// not shown whole above (whole says which are).
+func (d *Dialog) bodyFor(w int, repeat bool, whole []bool) body {
 	if d.listing && d.mode != editing {
-		return d.listBody(w)
+		return d.listBody(w, whole)
 	}
 	return d.withScope(d.body.render(w, shape{repeat: repeat, expanded: d.expanded}), w)
 }
@@ -252,8 +252,10 @@ func (d *Dialog) whyLines(w int) (reason, message []string) {
 
 // bodyWindow is the visible part of the body, with a line saying where the
 // window is when the body does not fit, and the range of body lines shown.
+// Showing a different body restarts the progress through unseen pins,
+// since their lines have moved; pins already seen stay seen.
 func (d *Dialog) bodyWindow(b body, w, rows int) (out []string, from, to int) {
-	id := bodyID{width: w, sh: d.body.shape, listing: d.listing}
+	id := bodyID{width: w, sh: d.body.shape, listing: d.listing, lines: len(b.lines)}
 	if id != d.progressOf || d.progress == nil {
 		d.progressOf, d.progress = id, map[string]map[int]bool{}
 	}
@@ -277,9 +279,9 @@ func (d *Dialog) footer(w int, compact bool) []string {
 	switch {
 	case d.plan:
 	case d.scopeLong(w):
-		text := fmt.Sprintf("%d rules, listed at the end of the input", len(d.scope))
+		text := fmt.Sprintf("%d rules, at the end of the input", len(d.scope))
 		if d.waitingFor(choiceSession) {
-			text += "; s/a wait until seen"
+			text += "; s/a wait"
 		}
 		indent := ansi.StringWidth(scopeLabel)
 		for i, l := range wrapText(text, max(1, w-indent)) {
