@@ -58,6 +58,9 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 
 	stopHookActive := false
 	continuations := 0
+	// tooLongRetried says the last request was already a retry after a
+	// compaction forced by a prompt too long: the next refusal ends the run.
+	tooLongRetried := false
 	var last string
 	for turn := 1; ; turn++ {
 		if s.cfg.MaxTurns > 0 && turn > s.cfg.MaxTurns {
@@ -67,9 +70,18 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 			return s.ended(ctx, turn-1, last)
 		}
 		s.cfg.Publish(Event{Kind: EventTurnStart, Turn: turn})
+		s.maybeAutoCompact(ctx, turn)
 		res := s.turn(ctx, turn)
 		if t := textOf(res.message); t != "" {
 			last = t
+		}
+		if res.err != nil && len(res.calls) == 0 && provider.IsPromptTooLong(res.err) && ctx.Err() == nil {
+			if err := s.recoverTooLong(ctx, turn, res.err, tooLongRetried); err != nil {
+				return Outcome{StopReason: StopModelError, Turns: turn, Text: last, Err: err}
+			}
+			tooLongRetried = true
+			turn--
+			continue
 		}
 		if res.err != nil && len(res.calls) == 0 {
 			if ctx.Err() != nil {
@@ -77,6 +89,7 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 			}
 			return Outcome{StopReason: StopModelError, Turns: turn, Text: last, Err: res.err}
 		}
+		tooLongRetried = false
 		if ctx.Err() != nil {
 			return s.ended(ctx, turn, last)
 		}
@@ -186,7 +199,7 @@ const (
 func (s *Session) turn(ctx context.Context, turn int) turnResult {
 	for attempt := 0; ; attempt++ {
 		res, retry := s.streamTurn(ctx, turn)
-		if !retry || attempt >= streamRetries || ctx.Err() != nil {
+		if !retry || attempt >= streamRetries || ctx.Err() != nil || provider.IsPromptTooLong(res.err) {
 			return res
 		}
 		s.cfg.Publish(Event{Kind: EventNotice, Turn: turn, Text: fmt.Sprintf("The model stream broke (%v); trying the turn again.", res.err)})
@@ -231,7 +244,7 @@ func (s *Session) streamTurn(ctx context.Context, turn int) (turnResult, bool) {
 	streamErr := stream.Err()
 	stream.Close()
 	resp := b.Response()
-	s.addUsage(resp.Usage)
+	s.addUsage(resp.Usage, true)
 	calls := sched.callsSoFar()
 	if streamErr != nil && len(calls) == 0 {
 		// Nothing ran: drop the partial message and let the caller retry
@@ -307,8 +320,14 @@ func (s *Session) todoReminder(calls []Call) string {
 	return r
 }
 
-func (s *Session) addUsage(u provider.Usage) {
+// addUsage adds a response's tokens to the session's totals. measure says
+// the response answered the conversation itself (not a summary request),
+// so its prompt size is what the context window holds now.
+func (s *Session) addUsage(u provider.Usage, measure bool) {
 	s.mu.Lock()
+	if measure && u.Prompt() > 0 {
+		s.lastPrompt, s.compacted = u.Prompt(), false
+	}
 	s.usage.InputTokens += u.InputTokens
 	s.usage.OutputTokens += u.OutputTokens
 	s.usage.CacheRead += u.CacheRead

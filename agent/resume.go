@@ -65,6 +65,11 @@ func LoadSession(root, id string) (*Restored, error) {
 			}
 		case EntryClear:
 			r.History = nil
+		case EntryCompact:
+			var c compactRecord
+			if json.Unmarshal(e.Data, &c) == nil {
+				r.History = restoreCompaction(r.History, c)
+			}
 		case EntryGrant:
 			var v struct {
 				Rule string `json:"rule"`
@@ -83,6 +88,18 @@ func LoadSession(root, id string) (*Restored, error) {
 	}
 	r.History = repairHistory(r.History)
 	return r, nil
+}
+
+// restoreCompaction redoes a recorded compaction on the history read so
+// far: the same tool results cleared, and the same summary in front of the
+// same latest messages. A record that does not fit the history (a
+// transcript edited by hand) leaves the history whole rather than guessing.
+func restoreCompaction(h []provider.Message, c compactRecord) []provider.Message {
+	applyStubs(h, c.Stubs)
+	if len(c.Head) == 0 || c.Kept < 0 || c.Kept > len(h) {
+		return h
+	}
+	return append(append([]provider.Message(nil), c.Head...), h[len(h)-c.Kept:]...)
 }
 
 // repairHistory makes a history a model accepts again after a crash: tool

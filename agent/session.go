@@ -44,6 +44,18 @@ type Config struct {
 	// empty. It is re-shown after tool turns when the list went untouched
 	// for a while (see todoReminderEvery).
 	TodoReminder func() string
+	// ContextWindow is the model's context window in tokens; 0 looks the
+	// model up in the table of known models (ContextWindow). Without a
+	// window there is no automatic compaction, only /compact and the
+	// recovery from a prompt the provider found too long.
+	ContextWindow int
+	// AutoCompactPercent is the share of the window (1-100) the last
+	// request may use before the next one compacts first; 0 means
+	// DefaultAutoCompactPercent.
+	AutoCompactPercent int
+	// Memory lists the project instruction files inside System, so
+	// /context can show their share apart from the rest of the prompt.
+	Memory []MemoryFile
 }
 
 // todoReminderEvery is how many model turns without TodoWrite (and without
@@ -66,6 +78,13 @@ type Session struct {
 	// sinceTodo counts model turns since TodoWrite ran or the list was
 	// last shown as a reminder.
 	sinceTodo int
+	// lastPrompt is the prompt size the last response reported (its
+	// input, cache reads and cache writes), or the estimate made after a
+	// compaction until the next response measures it.
+	lastPrompt int
+	// compacted is set by a compaction and cleared by the next measured
+	// response: an estimate never triggers another automatic compaction.
+	compacted bool
 }
 
 // NewSession starts a session; history is non-empty when it resumes one.

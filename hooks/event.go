@@ -4,7 +4,7 @@ package hooks
 // names users write as keys in their settings, so they are kept verbatim.
 type Event string
 
-// The eight events. Only the three tool events look at a hook's matcher.
+// The events. Only the three tool events look at a hook's matcher.
 const (
 	PreToolUse         Event = "PreToolUse"         // before a tool runs; may block, ask or rewrite its input
 	PostToolUse        Event = "PostToolUse"        // after every tool call, with its result
@@ -14,16 +14,17 @@ const (
 	SessionEnd         Event = "SessionEnd"         // the session is ending, however it ends
 	Stop               Event = "Stop"               // the model ended a turn without a tool call
 	SubagentStart      Event = "SubagentStart"      // a child agent is about to start
+	PreCompact         Event = "PreCompact"         // the conversation is about to be compacted (trigger manual or auto)
 )
 
 // Events lists every event in the order of a session's life, for help text
 // and for validating settings.
 var Events = []Event{
 	SessionStart, UserPromptSubmit, PreToolUse, PostToolUse,
-	PostToolUseFailure, SubagentStart, Stop, SessionEnd,
+	PostToolUseFailure, SubagentStart, Stop, PreCompact, SessionEnd,
 }
 
-// Valid reports whether e is one of the eight events, so a typo in settings
+// Valid reports whether e is one of the events, so a typo in settings
 // ("PreTooluse") is an error instead of a hook that silently never runs.
 func (e Event) Valid() bool {
 	for _, k := range Events {

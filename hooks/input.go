@@ -31,9 +31,15 @@ type Input struct {
 	StopHookActive bool `json:"stop_hook_active,omitempty"`
 	// AgentType names the subagent being started (SubagentStart).
 	AgentType string `json:"agent_type,omitempty"`
-	// Source is how the session began: "startup", "resume" or "clear"
-	// (SessionStart).
+	// Source is how the session began: "startup", "resume", "clear", or
+	// "compact" after a compaction (SessionStart).
 	Source string `json:"source,omitempty"`
+	// Trigger says who asked for a compaction: "manual" (/compact) or
+	// "auto" (the context window filled up) (PreCompact).
+	Trigger string `json:"trigger,omitempty"`
+	// CustomInstructions are what the person gave /compact; empty for an
+	// automatic compaction (PreCompact).
+	CustomInstructions string `json:"custom_instructions,omitempty"`
 	// Reason is why the session ended, e.g. "exit", "sigint", "sigterm"
 	// (SessionEnd).
 	Reason string `json:"reason,omitempty"`

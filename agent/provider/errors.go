@@ -23,7 +23,10 @@ const (
 	ErrorServer     ErrorKind = "server"      // 5xx: retry
 	ErrorNetwork    ErrorKind = "network"     // the server could not be reached
 	ErrorBadRequest ErrorKind = "bad_request" // the request was refused as it is
-	ErrorStream     ErrorKind = "stream"      // the stream broke or made no sense
+	// ErrorPromptTooLong: the conversation no longer fits the model's
+	// context window; the loop compacts it and tries once more.
+	ErrorPromptTooLong ErrorKind = "prompt_too_long"
+	ErrorStream        ErrorKind = "stream" // the stream broke or made no sense
 )
 
 // Error is the error every provider returns for a failed call. Its message is
@@ -80,6 +83,8 @@ func (k ErrorKind) describe() string {
 		return "cannot reach the server"
 	case ErrorBadRequest:
 		return "request rejected"
+	case ErrorPromptTooLong:
+		return "the prompt is too long for the model's context window"
 	case ErrorStream:
 		return "stream failed"
 	}
@@ -162,4 +167,42 @@ func TransportError(provider, baseURL, networkHint string, err error) *Error {
 			Message: baseURL + ": " + cause.Error(), Hint: networkHint, Err: err}
 	}
 	return &Error{Provider: provider, Kind: ErrorStream, Message: err.Error(), Err: err}
+}
+
+// IsPromptTooLong reports whether err says the request did not fit the
+// model's context window, whichever provider said so.
+func IsPromptTooLong(err error) bool {
+	var pe *Error
+	return errors.As(err, &pe) && pe.Kind == ErrorPromptTooLong
+}
+
+// contextOverflowPhrases are how servers word a prompt that does not fit:
+// Anthropic ("prompt is too long: 201000 tokens > 200000 maximum", "input
+// length and `max_tokens` exceed context limit"), OpenAI and the servers that
+// copy it, vLLM, DeepSeek, OpenRouter ("maximum context length is ..."),
+// llama.cpp ("exceeds the available context size"). A server sends no code
+// for this that every implementation shares, so its words are all there is.
+var contextOverflowPhrases = []string{
+	"prompt is too long",
+	"exceed context limit",
+	"maximum context length",
+	"context_length_exceeded",
+	"exceeds the available context size",
+	"exceed_context_size",
+	"exceeds the context window",
+	"input exceeds the context window",
+}
+
+// MentionsContextOverflow reports whether a server's error message says the
+// prompt did not fit the model's context window. Providers call it on the
+// message of a rejected request (HTTP 400 or 413) to tell that case from
+// other bad requests.
+func MentionsContextOverflow(message string) bool {
+	m := strings.ToLower(message)
+	for _, p := range contextOverflowPhrases {
+		if strings.Contains(m, p) {
+			return true
+		}
+	}
+	return false
 }

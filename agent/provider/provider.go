@@ -192,3 +192,7 @@ type Usage struct {
 	CacheRead    int
 	CacheWrite   int
 }
+
+// Prompt is the size of the whole prompt the response answered: what the
+// request took of the model's context window, cached or not.
+func (u Usage) Prompt() int { return u.InputTokens + u.CacheRead + u.CacheWrite }

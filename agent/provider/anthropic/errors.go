@@ -65,6 +65,11 @@ func (p *Provider) apiError(apiErr *sdk.Error) *provider.Error {
 	case "invalid_request_error", "not_found_error", "request_too_large":
 		e.Kind, e.Retryable = provider.ErrorBadRequest, false
 	}
+	if string(apiErr.Type()) == "request_too_large" || (e.Kind == provider.ErrorBadRequest && provider.MentionsContextOverflow(msg)) {
+		// Too long for the window (400) or for the API's request size
+		// (413): either way a shorter conversation is the cure.
+		e.Kind, e.Retryable = provider.ErrorPromptTooLong, false
+	}
 	if status < 400 {
 		// A status of 200 describes the stream, not the error.
 		e.Status = 0
@@ -72,6 +77,8 @@ func (p *Provider) apiError(apiErr *sdk.Error) *provider.Error {
 	switch {
 	case e.Kind == provider.ErrorAuth:
 		e.Hint = "set " + EnvAPIKey + " to a valid key"
+	case e.Kind == provider.ErrorPromptTooLong:
+		e.Hint = "compact the conversation (/compact) or start a new one"
 	case string(apiErr.Type()) == "not_found_error" || status == http.StatusNotFound:
 		e.Hint = "check the model name and " + EnvBaseURL
 	}

@@ -51,6 +51,9 @@ func (p *Provider) apiError(apiErr *sdk.Error) *provider.Error {
 		}
 	}
 	e := p.statusError(apiErr.StatusCode, header, msg, apiErr)
+	if e.Kind == provider.ErrorBadRequest && (apiErr.Code == "context_length_exceeded" || provider.MentionsContextOverflow(msg) || provider.MentionsContextOverflow(apiErr.Type)) {
+		e.Kind, e.Hint = provider.ErrorPromptTooLong, "compact the conversation (/compact) or start a new one"
+	}
 	if apiErr.Code == "insufficient_quota" || apiErr.Type == "insufficient_quota" {
 		// A 429 that waiting will not fix.
 		e.Retryable = false
@@ -105,6 +108,8 @@ func streamError(se *ssestream.StreamError) *provider.Error {
 		e.Kind, e.Retryable = provider.ErrorOverloaded, true
 	case status >= 500 || strings.Contains(kind, "server_error"):
 		e.Kind, e.Retryable = provider.ErrorServer, true
+	case provider.MentionsContextOverflow(kind + " " + detail.Message):
+		e.Kind = provider.ErrorPromptTooLong
 	}
 	return e
 }
