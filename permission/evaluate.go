@@ -94,6 +94,7 @@ func (p *Policy) Evaluate(req Request) Decision {
 // resolved, host normalised.
 func (p *Policy) prepare(e *evaluation, req Request) {
 	e.req, e.host = req, normalizeHost(req.Target.Host)
+	e.unknown = req.Target.Unknown
 	for _, c := range req.Target.Commands {
 		a := cachedAnalysis(c)
 		e.cmds = append(e.cmds, a)

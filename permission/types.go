@@ -108,4 +108,9 @@ type Target struct {
 	Access Access
 	// Host is the host name of a URL the call fetches (WebFetch).
 	Host string
+	// Unknown, when set, says what the tool itself cannot see of the call
+	// with certainty (a shell line edited with keys that cannot be
+	// replayed): the call asks in every mode, like an unknown part of a
+	// command line (H15). Deny rules still apply to what is visible.
+	Unknown string
 }

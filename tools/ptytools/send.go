@@ -57,59 +57,81 @@ const (
 
 // typedLines remembers, per session, what calls typed without submitting,
 // so a line typed in one call and submitted by Enter in the next is still
-// checked as a whole (H5).
+// checked as a whole (H5), and a line edited in one call with keys that
+// cannot be replayed is still unknown when the next one submits it (H15).
 type typedLines struct {
 	mu      sync.Mutex
-	pending map[string]string
+	pending map[string]line
 }
 
-func (t *typedLines) get(id string) string {
+func (t *typedLines) get(id string) line {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.pending[id]
 }
 
-func (t *typedLines) set(id, rest string) {
+func (t *typedLines) set(id string, rest line) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if rest == "" {
+	if len(rest.text) == 0 && rest.unknown == "" {
 		delete(t.pending, id)
 	} else {
 		t.pending[id] = rest
 	}
 }
 
+// sendTarget is what a shell_send input submits: the command lines as far
+// as they can be followed, and why one of them is not known exactly.
+func sendTarget(typed *typedLines, input json.RawMessage) permission.Target {
+	in, err := decode[sendInput](input)
+	if err != nil {
+		return permission.Target{Commands: []string{string(input)}, Unknown: "the input could not be read"}
+	}
+	raw, err := payload(in, pty.Modes{BracketedPaste: true})
+	if err != nil {
+		// The call will fail before it types anything.
+		return permission.Target{}
+	}
+	got, _ := submitted(typed.get(in.SessionID), raw)
+	var t permission.Target
+	for _, l := range got {
+		if l.text != "" {
+			t.Commands = append(t.Commands, l.text)
+		}
+		if t.Unknown == "" && l.unknown != "" {
+			t.Unknown = l.unknown
+		}
+	}
+	return t
+}
+
 // ShellSend types into a session. Every line it submits (text with submit,
 // text or paste with newlines, Enter after text typed earlier) is in its
 // Target and goes through the Bash rules and hard deny (H5); a denied call
-// sends nothing. Keys alone submit nothing new and need no approval: the
+// sends nothing. A line edited with keys the tracker cannot replay asks in
+// every mode (H15). Keys alone submit nothing new and need no approval: the
 // session itself was approved.
 func ShellSend(m *pty.Manager) tools.Tool {
-	typed := &typedLines{pending: map[string]string{}}
-	lines := func(input json.RawMessage) []string {
-		in, err := decode[sendInput](input)
-		if err != nil {
-			return []string{string(input)}
-		}
-		raw, _ := payload(in, pty.Modes{BracketedPaste: true})
-		got, _ := submitted(typed.get(in.SessionID), raw)
-		return got
-	}
+	typed := &typedLines{pending: map[string]line{}}
 	return tools.Build(tools.Spec{
 		Name:        "shell_send",
 		Description: "Type into a terminal session opened with shell_open: text, Enter, named keys (arrows, ctrl+c, ...), raw bytes or a paste; by default wait for the program to finish and return what it printed.",
 		Prompt:      sendPrompt,
 		Schema:      sendSchema,
 		Target: func(input json.RawMessage, _ *tools.Context) permission.Target {
-			return permission.Target{Commands: lines(input)}
+			return sendTarget(typed, input)
 		},
 		Permission: func(_ context.Context, input json.RawMessage, _ *tools.Context) permission.Decision {
-			got := lines(input)
-			if len(got) == 0 {
+			t := sendTarget(typed, input)
+			if len(t.Commands) == 0 && t.Unknown == "" {
 				return permission.Allowed()
 			}
 			in, _ := decode[sendInput](input)
-			return permission.AskUser(fmt.Sprintf("send to shell session %s: %s", in.SessionID, strings.Join(got, "; ")))
+			what := strings.Join(t.Commands, "; ")
+			if t.Unknown != "" {
+				what += " (" + t.Unknown + ")"
+			}
+			return permission.AskUser(fmt.Sprintf("send to shell session %s: %s", in.SessionID, strings.TrimSpace(what)))
 		},
 		Run: func(ctx context.Context, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
 			return runSend(ctx, m, typed, input, tc)
