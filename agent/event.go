@@ -61,5 +61,7 @@ type StageEvent struct {
 	SHA256      string          `json:"sha256,omitempty"`
 	InputDigest string          `json:"input_digest,omitempty"`
 	Input       json.RawMessage `json:"input,omitempty"`
-	Time        time.Time       `json:"time"`
+	// Sandbox, on a call's start, says where its process runs (H16).
+	Sandbox string    `json:"sandbox,omitempty"`
+	Time    time.Time `json:"time"`
 }

@@ -50,6 +50,9 @@ type Pipeline struct {
 	// OnGrant is told of every rule a person allows for the session, so a
 	// resumed session keeps it.
 	OnGrant func(rule string)
+	// Sandbox, when set, adjusts decisions for the sandbox and says where
+	// each call's process runs (H16).
+	Sandbox SandboxPolicy
 }
 
 // Call is one tool call as the model (or a person) asked for it.

@@ -55,7 +55,15 @@ func (r *run) preHooks(tc *tools.Context) (tools.Result, bool) {
 // invoke calls the tool with panic isolation.
 func (r *run) invoke(tc *tools.Context) (res tools.Result) {
 	t0 := r.clock()
-	r.emit(StageCall, OutcomeStart, "", "", t0)
+	if where := r.p.sandboxOf(r.call.Name, r.input); where != "" {
+		// The call's start names its sandbox in the panel, --trace and
+		// the transcript (H16).
+		ev := r.event(StageCall, OutcomeStart, where, "", t0)
+		ev.Sandbox = where
+		r.p.observe(ev)
+	} else {
+		r.emit(StageCall, OutcomeStart, "", "", t0)
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			log.Printf("workbench: tool %s (call %s) panicked: %v\n%s", r.call.Name, r.call.ID, v, debug.Stack())

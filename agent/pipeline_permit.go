@@ -27,6 +27,7 @@ func (r *run) permit(tc *tools.Context, stage Stage) (tools.Result, bool) {
 		Target:   target,
 		WorkDir:  r.p.WorkDir,
 	})
+	d = r.p.gate(r.call.Name, r.input, r.p.mode(), d)
 	tc.Checked = d.Checked // the file tools open what this check resolved (H17)
 	switch d.Behavior {
 	case permission.Allow:

@@ -47,6 +47,7 @@ type commandReview struct {
 	parts       []commandPart
 	description string
 	background  bool
+	unsandboxed bool
 }
 
 func newCommandReview(req agent.ApprovalRequest, t permission.Target, opts Options) commandReview {
@@ -55,6 +56,7 @@ func newCommandReview(req agent.ApprovalRequest, t permission.Target, opts Optio
 		parts:       commandParts(t.Commands, opts.Covered),
 		description: inputString(req.Input, "description"),
 		background:  inputBool(req.Input, "run_in_background"),
+		unsandboxed: inputBool(req.Input, "dangerouslyDisableSandbox"),
 	}
 }
 
@@ -232,6 +234,9 @@ func (c commandReview) render(width int, sh shape) body {
 	}
 	if c.background {
 		add(theme.Dim.Render(truncate("runs in the background", width)))
+	}
+	if c.unsandboxed {
+		add(theme.Warn.Render(truncate("runs OUTSIDE the sandbox: it can write wherever you can and reach the network", width)))
 	}
 	if c.listParts(width, sh) {
 		add("")
