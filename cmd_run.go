@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/seed92b641c3/workbench/agent"
+	"github.com/seed92b641c3/workbench/session"
 	"github.com/seed92b641c3/workbench/tools/askuser"
 )
 
@@ -23,6 +24,7 @@ type runFlags struct {
 	outputFormat string
 }
 
+// parseRunFlags reads the flags of `workbench` and `workbench -p`.
 func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
 	fs := flag.NewFlagSet("workbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -53,7 +55,7 @@ func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
 // runHeadless is `workbench -p PROMPT`: one run of the loop with nobody to
 // ask. An ask becomes a denial the model sees; it never waits.
 func runHeadless(f *runFlags, stdout, stderr io.Writer) int {
-	h, err := setup(&f.commonFlags)
+	cfg, err := session.Load(f.options())
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage
@@ -68,24 +70,24 @@ func runHeadless(f *runFlags, stdout, stderr io.Writer) int {
 		asker = a
 	}
 	out := newHeadlessOutput(f.outputFormat, f.trace, stdout)
-	var trace *traceWriter
+	w := session.Wiring{Approver: agent.Headless{}, Asker: asker, Publish: out.event, WaitBackground: true, StartUntrusted: true}
 	if f.trace && f.outputFormat != "stream-json" {
-		trace = newTraceWriter(stderr)
+		w.Trace = newTraceWriter(stderr).stages()
 	}
-	as, err := openAgent(h, &f.modelFlags, sessionOptions{approver: agent.Headless{}, asker: asker, publish: out.event, trace: trace, waitBackground: true, headless: true})
+	s, err := session.Open(cfg, f.choice(), w)
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage
 	}
-	writeNotes(stderr, as.notes)
+	writeNotes(stderr, s.Notes)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	result := as.agent.Prompt(ctx, f.prompt)
+	result := s.Agent.Prompt(ctx, f.prompt)
 	reason := "exit"
 	if ctx.Err() != nil {
 		reason = "signal"
 	}
-	as.close(reason)
+	s.Close(reason)
 	out.finish(result)
 	if result.Err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", result.Err)

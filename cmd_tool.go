@@ -13,18 +13,21 @@ import (
 	"syscall"
 
 	"github.com/seed92b641c3/workbench/agent"
-	"github.com/seed92b641c3/workbench/hooks"
+	"github.com/seed92b641c3/workbench/session"
+	"github.com/seed92b641c3/workbench/tools/askuser"
 )
 
-// runTool is `workbench tool`: one call through the whole pipeline, with
-// nobody to ask, so an ask becomes a denial that says how to allow it.
+// runTool is `workbench tool`: one call through the whole pipeline of a
+// full session, with nobody to ask, so an ask becomes a denial that says
+// how to allow it. Every tool the agent has can be called.
 func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("workbench tool", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c commonFlags
 	c.register(fs)
+	answers := fs.String("answers", "", "answer AskUserQuestion from this JSON `file`")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: workbench tool [flags] NAME [JSON]\n\nRuns one tool call through lookup, schema, permission, hooks, call, capture\nand post hooks, prints the result, and exits 0 (success), 1 (error result) or 2 (usage).\n\nFlags:")
+		fmt.Fprintln(stderr, "Usage: workbench tool [flags] NAME [JSON]\n\nRuns one tool call through lookup, schema, permission, hooks, call, capture\nand post hooks, prints the result, and exits 0 (success), 1 (error result) or 2 (usage).\nAny tool of 'workbench tools' can be called; what it starts ends with the call.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(interleaved(fs, args)); err != nil {
@@ -52,32 +55,42 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if strings.TrimSpace(string(input)) == "" {
 		input = []byte("{}")
 	}
-	h, err := setup(&c)
+	cfg, err := session.Load(c.options())
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage
 	}
-	eg := withEgress(h, stderr)
-	defer eg.close()
-	var trace *traceWriter
+	w := session.Wiring{Approver: agent.Headless{}, StartUntrusted: true}
+	if *answers != "" {
+		a, err := askuser.LoadAnswers(*answers)
+		if err != nil {
+			fmt.Fprintf(stderr, "workbench: --answers: %v\n", err)
+			return exitUsage
+		}
+		w.Asker = a
+	}
 	if c.trace {
-		trace = newTraceWriter(stderr)
+		w.Trace = newTraceWriter(stderr).stages()
 	}
-	sess, err := openSession(h, &c, trace, agent.Headless{})
+	s, err := session.Open(cfg, session.Model{}, w)
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage
 	}
+	writeNotes(stderr, s.Notes)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fireSession(ctx, h, sess, hooks.SessionStart)
-	res := sess.pipeline.Run(ctx, agent.Call{ID: "call_1", Name: name, Input: json.RawMessage(input)})
-	fireSession(context.WithoutCancel(ctx), h, sess, hooks.SessionEnd)
-	if err := sess.transcript.Close(); err != nil {
+	s.Start(ctx)
+	res := s.Pipeline.Run(ctx, agent.Call{ID: "call_1", Name: name, Input: json.RawMessage(input)})
+	text := res.Text
+	if ended := endedWithCall(s); ended != "" {
+		text = strings.TrimRight(text, "\n") + "\n\n" + ended
+	}
+	if err := s.Close("exit"); err != nil {
 		fmt.Fprintf(stderr, "workbench: transcript: %v\n", err)
 	}
-	fmt.Fprint(stdout, res.Text)
-	if !strings.HasSuffix(res.Text, "\n") {
+	fmt.Fprint(stdout, text)
+	if !strings.HasSuffix(text, "\n") {
 		fmt.Fprintln(stdout)
 	}
 	if res.IsError {
@@ -86,19 +99,34 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// fireSession runs SessionStart or SessionEnd hooks; their failures are
-// reported on stderr by the trace, never fatal.
-func fireSession(ctx context.Context, h *harness, s *session, ev hooks.Event) {
-	if h.hooks == nil || !h.hooks.Has(ev) {
-		return
+// endedWithCall says what the call started that cannot outlive the
+// command: shell sessions and background tasks end when `workbench tool`
+// exits, and the person reading the result should know.
+func endedWithCall(s *session.Session) string {
+	var parts []string
+	if s.Shells != nil {
+		for _, sh := range s.Shells.List() {
+			parts = append(parts, "shell session "+sh.ID())
+		}
 	}
-	in := hooks.Input{SessionID: s.dir.ID, TranscriptPath: s.dir.Transcript(), Cwd: h.projectDir, HookEventName: ev}
-	if ev == hooks.SessionStart {
-		in.Source = "startup"
-	} else {
-		in.Reason = "exit"
+	if s.Tasks != nil {
+		for _, t := range s.Tasks.List() {
+			if t.Running() {
+				parts = append(parts, "background task "+t.ID)
+			}
+		}
 	}
-	h.hooks.Run(ctx, in)
+	if len(parts) == 0 {
+		return ""
+	}
+	return "[workbench tool: " + strings.Join(parts, ", ") + " ended with this command; use the interactive workbench or -p to keep one running]"
+}
+
+// writeNotes prints start-up notes (misconfiguration, H12) on stderr.
+func writeNotes(w io.Writer, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintln(w, "workbench: "+n)
+	}
 }
 
 // interleaved lets flags follow positional arguments (`tool Bash '{}' --trace`),

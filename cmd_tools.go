@@ -1,27 +1,18 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
 
-	"github.com/seed92b641c3/workbench/tools"
+	"github.com/seed92b641c3/workbench/agent"
+	"github.com/seed92b641c3/workbench/session"
 )
 
-// catalogEntry is one tool as `workbench tools` describes it. Safety
-// metadata can depend on input; these are the answers for an empty input.
-type catalogEntry struct {
-	Name            string `json:"name"`
-	ReadOnly        bool   `json:"read_only"`
-	ConcurrencySafe bool   `json:"concurrency_safe"`
-	Approval        string `json:"approval"`
-	Description     string `json:"description"`
-}
-
-// runTools is `workbench tools`: the catalog of this project.
+// runTools is `workbench tools`: the catalog of this project, exactly the
+// tools a session of it has, with the approval each really gets.
 func runTools(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("workbench tools", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -31,17 +22,19 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	h, err := setup(&c)
+	cfg, err := session.Load(c.options())
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage
 	}
-	eg := withEgress(h, stderr)
-	defer eg.close()
-	entries := catalog(h)
-	for _, u := range eg.unavailable {
-		entries = append(entries, catalogEntry{Name: u.Name, Approval: "unavailable", Description: u.Reason})
+	s, err := session.Open(cfg, session.Model{}, session.Wiring{Approver: agent.Headless{}, StartUntrusted: true})
+	if err != nil {
+		fmt.Fprintf(stderr, "workbench: %v\n", err)
+		return exitUsage
 	}
+	writeNotes(stderr, s.Notes)
+	entries := append(s.Catalog(), s.Unavailable()...)
+	s.Close("exit")
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -51,29 +44,17 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOOL\tREAD-ONLY\tCONCURRENT\tAPPROVAL\tDESCRIPTION")
 	for _, e := range entries {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Name, yesNo(e.ReadOnly), yesNo(e.ConcurrencySafe), e.Approval, firstLine(e.Description, 70))
+		approval := e.Approval
+		if e.Rule != "" {
+			approval += " (" + e.Rule + ")"
+		}
+		if e.Deferred {
+			approval += ", deferred"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Name, yesNo(e.ReadOnly), yesNo(e.ConcurrencySafe), approval, firstLine(e.Description, 70))
 	}
 	tw.Flush()
 	return exitOK
-}
-
-func catalog(h *harness) []catalogEntry {
-	empty := json.RawMessage("{}")
-	tc := &tools.Context{WorkDir: h.projectDir}
-	var out []catalogEntry
-	for _, t := range h.registry.List() {
-		approval := "ask"
-		if t.ReadOnly(empty) {
-			approval = "none (read-only)"
-		} else if d := t.CheckPermission(context.Background(), empty, tc); d.Behavior != "ask" {
-			approval = string(d.Behavior)
-		}
-		out = append(out, catalogEntry{
-			Name: t.Name(), ReadOnly: t.ReadOnly(empty), ConcurrencySafe: t.ConcurrencySafe(empty),
-			Approval: approval, Description: t.Description(),
-		})
-	}
-	return out
 }
 
 func yesNo(b bool) string {
@@ -90,8 +71,8 @@ func firstLine(s string, max int) string {
 			break
 		}
 	}
-	if len(s) > max {
-		s = s[:max-1] + "…"
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max-1]) + "…"
 	}
 	return s
 }

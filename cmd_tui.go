@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/session"
 	"github.com/seed92b641c3/workbench/ui"
 )
 
@@ -33,30 +34,29 @@ func runTUI(f *runFlags, stdout, stderr io.Writer) int {
 // Settings are read again for each session, so grants given in one do not
 // leak into the next.
 func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (next string, code int) {
-	h, err := setup(&f.commonFlags)
+	cfg, err := session.Load(f.options())
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return "", exitUsage
 	}
 	bridge := ui.NewBridge()
-	as, err := openAgent(h, &f.modelFlags, sessionOptions{approver: bridge, asker: bridge, publish: bridge.Publish})
+	s, err := session.Open(cfg, f.choice(), session.Wiring{Approver: bridge, Asker: bridge, Publish: bridge.Publish})
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return "", exitUsage
 	}
-	var history = as.agent.History()
 	app := ui.New(ui.Config{
-		Agent: as.agent, Bridge: bridge, Pipeline: as.pipeline, Policy: h.policy, Mode: h.mode,
-		OnModeChange: func(permission.Mode) { as.plan.Forget() },
-		ProjectDir:   h.projectDir, SessionID: as.dir.ID,
-		LocalSettings: filepath.Join(h.projectDir, ".workbench", "settings.local.json"),
-		Notes:         as.notes, History: history,
-		MCP:     &mcpControl{as: as, h: h},
-		Welcome: welcome(h, as),
-		Shells:  as.shells, Tasks: as.tasks, TranscriptPath: as.dir.Transcript(),
+		Agent: s.Agent, Bridge: bridge, Pipeline: s.Pipeline, Policy: cfg.Policy, Mode: cfg.Mode,
+		OnModeChange: func(permission.Mode) { s.Plan.Forget() },
+		ProjectDir:   cfg.ProjectDir, SessionID: s.Dir.ID,
+		LocalSettings: filepath.Join(cfg.ProjectDir, ".workbench", "settings.local.json"),
+		Notes:         s.Notes, History: s.Agent.History(),
+		MCP:     s.MCP(),
+		Welcome: s.Welcome(),
+		Shells:  s.Shells, Tasks: s.Tasks, TranscriptPath: s.Dir.Transcript(),
 	})
-	if as.shells != nil {
-		go bridge.WatchShells(as.shells)
+	if s.Shells != nil {
+		go bridge.WatchShells(s.Shells)
 	}
 	prog := tea.NewProgram(app, tea.WithContext(ctx), tea.WithOutput(stdout))
 	final, runErr := prog.Run()
@@ -71,26 +71,11 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 	case next != "":
 		reason = "resume"
 	}
-	as.close(reason)
+	s.Close(reason)
 	if runErr != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", runErr)
 		return "", exitError
 	}
-	fmt.Fprintf(stderr, "Session %s saved. Resume it with: workbench --resume %s\n", as.dir.ID, as.dir.ID)
+	fmt.Fprintf(stderr, "Session %s saved. Resume it with: workbench --resume %s\n", s.Dir.ID, s.Dir.ID)
 	return next, exitOK
-}
-
-// welcome is the first notice on screen: the project, the session, and
-// what plays the model (saying plainly when it is the built-in demo).
-func welcome(h *harness, as *agentSession) string {
-	who := as.agent.Provider() + "/" + as.agent.Model()
-	if as.agent.Model() == "demo" {
-		who = "the built-in demo (no model is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --provider)"
-	}
-	verb := "New session"
-	if as.restored != nil {
-		verb = "Resumed session"
-	}
-	return fmt.Sprintf("Workbench in %s\n%s %s\nModel: %s\nType a message and press Enter; F1 or /help for keys, !command for a shell command.",
-		h.projectDir, verb, as.dir.ID, who)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/seed92b641c3/workbench/agent"
+	"github.com/seed92b641c3/workbench/session"
 )
 
 // streamLine is one line of stream-json output.
@@ -250,25 +251,22 @@ func TestResumeRestoresHistoryGrantsAndUnlocks(t *testing.T) {
 	  {"tool_calls":[{"id":"t","name":"Bash","input":{"command":"touch first"}},{"id":"l","name":"SearchExtraTools","input":{"query":"select:sleep"}}]},
 	  {"text":"first run done"}]}`)
 	// The first run has a person who says "Yes for this session".
-	var fl runFlags
-	fl.cwd, fl.script = c.project, s1
-	h, err := setup(&fl.commonFlags)
+	cfg, err := session.Load(session.Options{Dir: c.project})
 	if err != nil {
 		t.Fatal(err)
 	}
 	grant := agent.ApproverFunc(func(_ context.Context, req agent.ApprovalRequest) agent.ApprovalReply {
 		return agent.ApprovalReply{Approved: true, Grant: req.Decision.Suggestion, By: "person"}
 	})
-	as, err := openAgent(h, &fl.modelFlags, sessionOptions{approver: grant})
+	s, err := session.Open(cfg, session.Model{Script: s1}, session.Wiring{Approver: grant})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out := as.agent.Prompt(context.Background(), "remember the word pelican"); out.StopReason != agent.StopCompleted {
+	if out := s.Agent.Prompt(context.Background(), "remember the word pelican"); out.StopReason != agent.StopCompleted {
 		t.Fatalf("first run %+v", out)
 	}
-	as.agent.Close("exit")
-	as.transcript.Close()
-	id := as.dir.ID
+	s.Close("exit")
+	id := s.Dir.ID
 
 	// The second run is headless: nobody can approve, so `touch` only runs
 	// if the grant came back, and sleep only if the unlock came back.

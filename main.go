@@ -4,9 +4,14 @@
 //
 // Usage:
 //
+//	workbench [flags]                    the interactive workbench
+//	workbench -p PROMPT [flags]          one headless run
 //	workbench tool [flags] NAME [JSON]   run one tool call through the pipeline
 //	workbench tools [--json]             list the tool catalog
 //	workbench help                       this help
+//
+// main only chooses the sub-command and parses its flags; the session
+// package assembles what every sub-command runs.
 package main
 
 import (
@@ -40,6 +45,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "help", "-h", "-help", "--help":
 			usage(stdout)
 			return exitOK
+		case "version", "-version", "--version":
+			fmt.Fprintln(stdout, versionLine())
+			return exitOK
 		}
 	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
@@ -65,6 +73,11 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `Workbench: a terminal workbench for coding agents.
 
 Usage:
+  workbench [flags]                    the interactive workbench in this directory:
+                                       type a message, Enter sends; F1 or /help lists
+                                       every key; !command runs your own shell command;
+                                       Ctrl-C twice quits (the session is saved)
+       --continue  --resume ID  --provider P  --model M  --permission-mode MODE
   workbench tool [flags] NAME [JSON]   run one tool call through the whole pipeline
                                        (JSON from stdin when omitted)
   workbench tools [--json]             list the tools with their safety metadata
@@ -72,6 +85,7 @@ Usage:
        --output-format text|json|stream-json  --provider anthropic|openai|script
        --model M  --base-url URL  --script FILE  --max-turns N  --continue
        --resume ID  --answers FILE
+  workbench version                    print the version and commit
   workbench help                       show this help
 
 Flags of 'workbench tool' (see 'workbench tool -h'):

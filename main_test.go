@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed92b641c3/workbench/session"
 )
 
 // cli runs the command in-process with its own state and config homes, so
@@ -200,11 +202,11 @@ func TestToolsCatalogListsMetadata(t *testing.T) {
 	if code != exitOK {
 		t.Fatal(code)
 	}
-	var entries []catalogEntry
+	var entries []session.CatalogEntry
 	if err := json.Unmarshal([]byte(out), &entries); err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]catalogEntry{}
+	byName := map[string]session.CatalogEntry{}
 	for _, e := range entries {
 		byName[e.Name] = e
 	}

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"context"
@@ -15,8 +15,9 @@ import (
 	"github.com/seed92b641c3/workbench/tools/web"
 )
 
-// version is what Workbench reports to servers it talks to.
-const version = "0.1.0"
+// Version is what Workbench reports to servers it talks to and prints for
+// --version; the build may set it with -ldflags.
+var Version = "0.1.0"
 
 // unavailableTool is a configured tool that could not be installed, with
 // why (H12): a search backend without its key, an MCP server that failed.
@@ -47,25 +48,25 @@ type egressOptions struct {
 
 // startEgress builds WebFetch, WebSearch and the MCP tools. Failures become
 // notes and unavailable entries, never a failed start.
-func startEgress(ctx context.Context, h *harness, o egressOptions) *egress {
+func startEgress(ctx context.Context, h *Config, o egressOptions) *egress {
 	e := &egress{}
 	e.tools = append(e.tools, web.WebFetch(web.FetchConfig{
-		Version:              version,
-		AllowPrivate:         func(host string) bool { return namesHost(h.policy, host) },
+		Version:              Version,
+		AllowPrivate:         func(host string) bool { return namesHost(h.Policy, host) },
 		CheckRedirect:        func(host string) error { return redirectAllowed(h, host) },
-		Proxy:                h.settings.WebFetch.Proxy,
-		ProxyFromEnvironment: h.settings.WebFetch.ProxyFromEnvironment,
-		MaxBytes:             h.settings.WebFetch.MaxBytes,
+		Proxy:                h.Settings.WebFetch.Proxy,
+		ProxyFromEnvironment: h.Settings.WebFetch.ProxyFromEnvironment,
+		MaxBytes:             h.Settings.WebFetch.MaxBytes,
 	}))
 	// The search backend is probed while MCP servers start; its outcome is
 	// merged after both are done, so nothing is shared between goroutines.
 	var wg sync.WaitGroup
 	var searchTool tools.Tool
 	var searchErr error
-	ws := h.settings.WebSearch
+	ws := h.Settings.WebSearch
 	if ws != nil {
 		wg.Go(func() {
-			cfg := web.SearchConfig{Backend: ws.Backend, APIKey: os.ExpandEnv(ws.APIKey), BaseURL: ws.BaseURL, Version: version}
+			cfg := web.SearchConfig{Backend: ws.Backend, APIKey: os.ExpandEnv(ws.APIKey), BaseURL: ws.BaseURL, Version: Version}
 			searchTool, searchErr = web.WebSearch(cfg)
 			if searchErr == nil {
 				pctx, cancel := context.WithTimeout(ctx, web.ProbeTimeout)
@@ -75,10 +76,10 @@ func startEgress(ctx context.Context, h *harness, o egressOptions) *egress {
 		})
 	}
 	cfg := mcp.Config{}
-	for name, s := range h.settings.MCPServers {
+	for name, s := range h.Settings.MCPServers {
 		cfg[name] = mcp.ServerConfig{Type: s.Type, Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
 	}
-	projFile := filepath.Join(h.projectDir, mcp.ProjectFileName)
+	projFile := filepath.Join(h.ProjectDir, mcp.ProjectFileName)
 	if data, err := os.ReadFile(projFile); err == nil {
 		proj, perr := mcp.ParseFile(projFile, data)
 		switch {
@@ -98,7 +99,7 @@ func startEgress(ctx context.Context, h *harness, o egressOptions) *egress {
 		}
 	}
 	if len(cfg) > 0 {
-		e.mcp = mcp.NewManager(mcp.Options{Dir: h.projectDir, ClientVersion: version})
+		e.mcp = mcp.NewManager(mcp.Options{Dir: h.ProjectDir, ClientVersion: Version})
 		e.mcp.Start(ctx, cfg)
 	}
 	wg.Wait()
@@ -167,9 +168,9 @@ func namesHost(p *permission.Policy, host string) bool {
 
 // redirectAllowed checks a redirect to another host against the rules: it
 // needs an allow rule of its own, and a deny rule stops it.
-func redirectAllowed(h *harness, host string) error {
-	d := h.policy.Evaluate(permission.Request{
-		Tool: "WebFetch", Mode: h.mode.Get(), WorkDir: h.projectDir,
+func redirectAllowed(h *Config, host string) error {
+	d := h.Policy.Evaluate(permission.Request{
+		Tool: "WebFetch", Mode: h.Mode.Get(), WorkDir: h.ProjectDir,
 		Own:    permission.AskUser("fetch from " + host),
 		Target: permission.Target{Host: host},
 	})

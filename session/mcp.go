@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"context"
@@ -9,15 +9,15 @@ import (
 	"github.com/seed92b641c3/workbench/mcp"
 )
 
-// mcpControl answers the UI's /mcp: server status, reconnects, and trusting
+// MCPControl answers the UI's /mcp: server status, reconnects, and trusting
 // a project's .mcp.json. New tools join the session's registry at once.
-type mcpControl struct {
-	as *agentSession
-	h  *harness
+type MCPControl struct {
+	s *Session
 }
 
-func (c *mcpControl) Status() string {
-	e := c.as.egress
+// Status lists the servers, their state and tools.
+func (c *MCPControl) Status() string {
+	e := c.s.egress
 	var b strings.Builder
 	if e.mcp == nil && e.pending == nil {
 		return "No MCP servers are configured (mcpServers in settings, or a project .mcp.json)."
@@ -40,8 +40,9 @@ func (c *mcpControl) Status() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func (c *mcpControl) Reconnect(ctx context.Context, name string) (string, error) {
-	e := c.as.egress
+// Reconnect restarts one server, or every failed one when name is "".
+func (c *MCPControl) Reconnect(ctx context.Context, name string) (string, error) {
+	e := c.s.egress
 	if e.mcp == nil {
 		return "", errors.New("no MCP servers are running")
 	}
@@ -63,8 +64,10 @@ func (c *mcpControl) Reconnect(ctx context.Context, name string) (string, error)
 	return c.Status(), nil
 }
 
-func (c *mcpControl) Trust(ctx context.Context) (string, error) {
-	e := c.as.egress
+// Trust records the person's trust in the project's .mcp.json and starts
+// its servers.
+func (c *MCPControl) Trust(ctx context.Context) (string, error) {
+	e := c.s.egress
 	if e.pending == nil {
 		return "", errors.New("there is no untrusted .mcp.json in this project")
 	}
@@ -76,7 +79,7 @@ func (c *mcpControl) Trust(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if e.mcp == nil {
-		e.mcp = mcp.NewManager(mcp.Options{Dir: c.h.projectDir, ClientVersion: version})
+		e.mcp = mcp.NewManager(mcp.Options{Dir: c.s.Config.ProjectDir, ClientVersion: Version})
 	}
 	e.mcp.Start(ctx, e.pending)
 	e.pending = nil
@@ -84,8 +87,8 @@ func (c *mcpControl) Trust(ctx context.Context) (string, error) {
 	return c.Status(), nil
 }
 
-func (c *mcpControl) addTools() {
-	for _, t := range c.as.egress.mcp.Tools() {
-		c.as.registry.Add(t)
+func (c *MCPControl) addTools() {
+	for _, t := range c.s.egress.mcp.Tools() {
+		c.s.Registry.Add(t)
 	}
 }

@@ -1,0 +1,147 @@
+// Package session assembles a Workbench session, the one way every entry
+// point gets one: settings and flags become a policy and hooks, the tool
+// catalog is built (files, search, shell, tasks, PTY sessions, plan, todo,
+// skills, memory, web, MCP, subagents), the pipeline records every stage,
+// and an agent.Session runs the loop. The TUI, `-p`, `workbench tool` and
+// `workbench tools` differ only in the Wiring they pass, so they see the
+// same catalog and the same decisions.
+package session
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/seed92b641c3/workbench/hooks"
+	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/settings"
+)
+
+// Options are the project, settings and permission choices every way of
+// running Workbench shares (the flags --cwd, --settings, --allow...), so
+// they mean the same headless and in the TUI.
+type Options struct {
+	// Dir is the project directory; "" means the working directory.
+	Dir string
+	// SettingsFile is an extra settings file applied after the project's.
+	SettingsFile string
+	// Mode is a permission mode name; "" keeps the settings' mode.
+	Mode string
+	// Allow, Ask and Deny are rules given on the command line.
+	Allow, Ask, Deny []string
+	// SpillDir overrides the session's spill directory.
+	SpillDir string
+	// MaxOutput is the output cap in bytes (0: the settings' cap).
+	MaxOutput int
+	// NoClaudeSettings skips .claude/settings*.json.
+	NoClaudeSettings bool
+}
+
+// Config is everything a session needs that settings and flags decide. It
+// is read once per session, so a grant given in one session does not leak
+// into the next.
+type Config struct {
+	ProjectDir string
+	Settings   *settings.Settings
+	Policy     *permission.Policy
+	Hooks      *hooks.Registry
+	Mode       *ModeBox
+	MaxOutput  int
+	SpillDir   string
+}
+
+// ModeBox holds the permission mode, which the UI and the plan tools
+// change while calls read it.
+type ModeBox struct {
+	mu   sync.RWMutex
+	mode permission.Mode
+}
+
+// Get returns the current mode.
+func (m *ModeBox) Get() permission.Mode {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.mode
+}
+
+// Set changes the mode for every later call.
+func (m *ModeBox) Set(mode permission.Mode) {
+	m.mu.Lock()
+	m.mode = mode
+	m.mu.Unlock()
+}
+
+// Load reads settings and flags into a Config. Its errors are usage
+// errors: nothing has run yet, and a half-read policy never runs.
+func Load(o Options) (*Config, error) {
+	dir := o.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		dir = wd
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("--cwd %s: not a directory", dir)
+	}
+	paths := settings.DefaultPaths(dir)
+	paths.Extra = o.SettingsFile
+	s, err := settings.Load(dir, paths, o.NoClaudeSettings)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := s.Policy(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		b     permission.Behavior
+		flag  string
+		rules []string
+	}{{permission.Deny, "--deny", o.Deny}, {permission.Ask, "--ask", o.Ask}, {permission.Allow, "--allow", o.Allow}} {
+		if err := policy.AddRules(f.b, f.flag, f.rules...); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.flag, err)
+		}
+	}
+	mode := permission.ModeDefault
+	if s.Mode != "" {
+		mode = s.Mode
+	}
+	if o.Mode != "" {
+		m, ok := permission.ParseMode(o.Mode)
+		if !ok {
+			return nil, fmt.Errorf("--permission-mode %q: unknown mode (one of default, acceptEdits, plan, bypassPermissions, dontAsk, auto)", o.Mode)
+		}
+		mode = m
+	}
+	hreg, err := s.HookRegistry()
+	if err != nil {
+		return nil, err
+	}
+	maxOut := s.MaxOutputBytes
+	if o.MaxOutput < 0 {
+		return nil, fmt.Errorf("--max-output must not be negative")
+	}
+	if o.MaxOutput > 0 {
+		maxOut = o.MaxOutput
+	}
+	spill := ""
+	if o.SpillDir != "" {
+		if spill, err = filepath.Abs(o.SpillDir); err != nil {
+			return nil, err
+		}
+	}
+	return &Config{
+		ProjectDir: dir, Settings: s, Policy: policy, Hooks: hreg,
+		Mode: &ModeBox{mode: mode}, MaxOutput: maxOut, SpillDir: spill,
+	}, nil
+}

@@ -1,0 +1,290 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/seed92b641c3/workbench/agent"
+	"github.com/seed92b641c3/workbench/agent/provider"
+	"github.com/seed92b641c3/workbench/hooks"
+	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/tasks"
+	"github.com/seed92b641c3/workbench/tasks/pty"
+	"github.com/seed92b641c3/workbench/tools"
+	"github.com/seed92b641c3/workbench/tools/askuser"
+	"github.com/seed92b641c3/workbench/tools/deferred"
+	"github.com/seed92b641c3/workbench/tools/files"
+	"github.com/seed92b641c3/workbench/tools/memory"
+	"github.com/seed92b641c3/workbench/tools/plan"
+	"github.com/seed92b641c3/workbench/tools/ptytools"
+	"github.com/seed92b641c3/workbench/tools/search"
+	"github.com/seed92b641c3/workbench/tools/shell"
+	"github.com/seed92b641c3/workbench/tools/skill"
+	"github.com/seed92b641c3/workbench/tools/sleep"
+	"github.com/seed92b641c3/workbench/tools/taskstools"
+	"github.com/seed92b641c3/workbench/tools/todo"
+)
+
+// Wiring is what differs between the entry points: who answers approvals
+// and questions, who watches the events, and how a run treats background
+// work and untrusted project servers.
+type Wiring struct {
+	// Approver answers calls that ask (the UI's dialog, or agent.Headless).
+	Approver agent.Approver
+	// Asker answers AskUserQuestion; nil makes the tool say nobody can.
+	Asker askuser.Asker
+	// Publish receives every session event; it must not block for long.
+	Publish func(agent.Event)
+	// Trace receives every stage event (--trace).
+	Trace func(agent.StageEvent)
+	// WaitBackground makes runs wait for background tasks (headless).
+	WaitBackground bool
+	// StartUntrusted starts a project's .mcp.json servers without asking,
+	// saying so in the notes (headless runs).
+	StartUntrusted bool
+}
+
+// Session is a running session with everything it started, so one Close
+// ends all of it.
+type Session struct {
+	Config     *Config
+	Agent      *agent.Session
+	Pipeline   *agent.Pipeline
+	Registry   *tools.Registry
+	Dir        agent.SessionDir
+	Transcript *agent.Transcript
+	Todos      *todo.Store
+	Plan       *plan.Controller
+	// Tasks and Shells are nil when settings disable them.
+	Tasks  *tasks.Manager
+	Shells *pty.Manager
+	// Restored is the earlier session this one continues, or nil.
+	Restored *agent.Restored
+	// Notes are what the person should know at start (H12).
+	Notes  []string
+	egress *egress
+}
+
+// Open builds a whole session: provider, state directory (new or resumed),
+// the full tool catalog, the recorded pipeline and the loop.
+func Open(c *Config, m Model, w Wiring) (*Session, error) {
+	prov, err := chooseProvider(c, m)
+	if err != nil {
+		return nil, err
+	}
+	root := agent.StateRoot()
+	var restored *agent.Restored
+	id := ""
+	switch {
+	case m.Resume != "":
+		id = m.Resume
+	case m.Continue:
+		if id, err = agent.LatestSession(root, c.ProjectDir); err != nil {
+			return nil, fmt.Errorf("--continue: %w", err)
+		}
+	}
+	if id != "" {
+		if restored, err = agent.LoadSession(root, id); err != nil {
+			return nil, err
+		}
+	} else {
+		id = agent.NewSessionID()
+	}
+	dir, tr, err := createDir(c, id)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{Config: c, Dir: dir, Transcript: tr, Todos: &todo.Store{}, Restored: restored}
+	if restored == nil {
+		tr.Append(agent.EntrySession, map[string]any{"id": id, "cwd": c.ProjectDir, "mode": c.Mode.Get(), "provider": prov.Name()})
+	} else {
+		tr.Append(agent.EntryNotice, map[string]any{"resumed": true})
+		if restored.Truncated {
+			s.Notes = append(s.Notes, "The transcript was cut off mid-entry (the last run ended abruptly); the session was restored up to its last whole entry.")
+		}
+	}
+
+	deferredSet := deferred.New(c.Settings.DeferredTools)
+	deferredSet.OnUnlock(func(names []string) { tr.Append(agent.EntryUnlock, map[string]any{"tools": names}) })
+	if restored != nil {
+		deferredSet.Restore(restored.Unlocks...)
+		for _, g := range restored.Grants {
+			c.Policy.Grant(g)
+		}
+	}
+
+	reg, err := s.catalog(w, deferredSet)
+	if err != nil {
+		s.closeStarted()
+		return nil, err
+	}
+	s.Registry = reg
+	publish := w.Publish
+	if publish == nil {
+		publish = func(agent.Event) {}
+	}
+	w.Publish = publish
+	p := recordedPipeline(c, reg, dir, tr, w)
+	p.Visible, p.Runnable = deferredSet.Visible, deferredSet.Runnable
+	s.Pipeline = p
+	facts := agent.GatherFacts(context.Background(), c.ProjectDir)
+	for _, n := range reg.Names() {
+		if deferredSet.Deferred(n) {
+			facts.Deferred = append(facts.Deferred, n)
+		}
+	}
+	s.Agent = agent.NewSession(agent.Config{
+		Provider: prov, Model: m.Model, Pipeline: p, Deferred: deferredSet,
+		System: agent.SystemPrompt(facts), MaxTurns: m.MaxTurns,
+		Transcript: tr, Publish: publish, Notifier: s.notifiers(),
+		WaitForBackground: w.WaitBackground, TodoReminder: s.Todos.Reminder,
+	}, id, restoredHistory(restored))
+	reg.Add(s.Agent.AgentTool(agent.DefaultAgents()))
+	return s, nil
+}
+
+// catalog builds every tool of the session: the one list the model, the
+// TUI, `workbench tool` and `workbench tools` all see.
+func (s *Session) catalog(w Wiring, deferredSet *deferred.Set) (*tools.Registry, error) {
+	c := s.Config
+	reg := tools.NewRegistry(files.All()...)
+	reg.Add(search.Grep())
+	reg.Add(shell.Bash())
+	if !c.Settings.DisableBackgroundTasks {
+		taskMgr, err := tasks.NewManager(s.Dir.Tasks(), tasks.Options{Env: c.Settings.Environ()})
+		if err != nil {
+			return nil, err
+		}
+		s.Tasks = taskMgr
+		reg.Add(shell.BashWith(taskMgr))
+		for _, t := range taskstools.Tools(taskMgr) {
+			reg.Add(t)
+		}
+	}
+	if !c.Settings.DisableShellSessions {
+		s.Shells = pty.NewManager(pty.Options{Env: append(os.Environ(), c.Settings.Environ()...)})
+		for _, t := range ptytools.All(s.Shells) {
+			reg.Add(t)
+		}
+	}
+	reg.Add(todo.TodoWrite(s.Todos))
+	reg.Add(askuser.AskUserQuestion(w.Asker))
+	s.Plan = &plan.Controller{Mode: c.Mode.Get, SetMode: c.Mode.Set, Approve: planApprover(w.Approver)}
+	reg.Add(plan.EnterPlanMode(s.Plan))
+	reg.Add(plan.ExitPlanMode(s.Plan))
+	skills, skillErrs := skill.Load(skill.DefaultDirs(c.ProjectDir)...)
+	for _, e := range skillErrs {
+		s.Notes = append(s.Notes, "skill: "+e.Error())
+	}
+	skills.OnInvoke = func(sk skill.Skill) string {
+		if len(sk.Unlocks) == 0 {
+			return ""
+		}
+		var names []string
+		for _, name := range reg.Names() {
+			for _, pat := range sk.Unlocks {
+				if ok, _ := filepath.Match(pat, name); ok || pat == name {
+					names = append(names, name)
+				}
+			}
+		}
+		if added := deferredSet.Unlock(names...); len(added) > 0 {
+			return "Unlocked tools: " + strings.Join(added, ", ")
+		}
+		return ""
+	}
+	reg.Add(skill.Tool(skills))
+	mem := memory.DefaultStore(c.ProjectDir)
+	reg.Add(memory.Recall(mem))
+	reg.Add(memory.Record(mem))
+	reg.Add(sleep.Sleep())
+	s.egress = startEgress(context.Background(), c, egressOptions{startUntrusted: w.StartUntrusted})
+	for _, t := range s.egress.tools {
+		reg.Add(t)
+	}
+	s.Notes = append(s.Notes, s.egress.notes...)
+	if deferredSet.Any() {
+		reg.Add(deferred.Search(reg, deferredSet))
+		reg.Add(deferred.Execute(reg, deferredSet))
+	}
+	return reg, nil
+}
+
+// Start fires SessionStart hooks for a session that runs no prompt (one
+// `workbench tool` call); the loop fires them itself before a first prompt.
+func (s *Session) Start(ctx context.Context) {
+	h := s.Config.Hooks
+	if h == nil || !h.Has(hooks.SessionStart) {
+		return
+	}
+	h.Run(ctx, hooks.Input{SessionID: s.Dir.ID, TranscriptPath: s.Dir.Transcript(), Cwd: s.Config.ProjectDir,
+		HookEventName: hooks.SessionStart, Source: "startup"})
+}
+
+// Close ends everything the session started: SessionEnd hooks, every
+// background process group and PTY session (H14), MCP servers, the
+// transcript. reason is "exit", "signal", "resume"...
+func (s *Session) Close(reason string) error {
+	s.Agent.Close(reason)
+	s.closeStarted()
+	return s.Transcript.Close()
+}
+
+// closeStarted stops the processes a session started.
+func (s *Session) closeStarted() {
+	if s.Tasks != nil {
+		s.Tasks.Close()
+	}
+	if s.Shells != nil {
+		s.Shells.CloseAll()
+	}
+	s.egress.close()
+}
+
+// MCP is the control behind the UI's /mcp.
+func (s *Session) MCP() *MCPControl { return &MCPControl{s: s} }
+
+// Welcome is the first notice on screen: the project, the session, and
+// what plays the model (saying plainly when it is the built-in demo).
+func (s *Session) Welcome() string {
+	who := s.Agent.Provider() + "/" + s.Agent.Model()
+	if s.Agent.Model() == "demo" {
+		who = "the built-in demo (no model is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --provider)"
+	}
+	verb := "New session"
+	if s.Restored != nil {
+		verb = "Resumed session"
+	}
+	return fmt.Sprintf("Workbench in %s\n%s %s\nModel: %s\nType a message and press Enter; F1 or /help for keys, !command for a shell command.",
+		s.Config.ProjectDir, verb, s.Dir.ID, who)
+}
+
+// planApprover routes ExitPlanMode through the approval path, so the person
+// reviews a plan in the same dialog as any risky call.
+func planApprover(a agent.Approver) func(ctx context.Context, plan string) (bool, string) {
+	if a == nil {
+		return nil
+	}
+	if _, headless := a.(agent.Headless); headless {
+		return func(context.Context, string) (bool, string) {
+			return false, "This is a headless run: nobody can approve a plan. Stay in plan mode and end your turn with the plan as your answer."
+		}
+	}
+	return func(ctx context.Context, text string) (bool, string) {
+		r := a.Approve(ctx, agent.ApprovalRequest{
+			CallID: "plan", Tool: "ExitPlanMode",
+			Decision: permission.Decision{Behavior: permission.Ask, Message: text, Rule: "plan"},
+		})
+		return r.Approved, r.Feedback
+	}
+}
+
+func restoredHistory(r *agent.Restored) []provider.Message {
+	if r == nil {
+		return nil
+	}
+	return r.History
+}
