@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/session"
@@ -20,8 +21,10 @@ import (
 type runFlags struct {
 	commonFlags
 	modelFlags
-	prompt       string
-	outputFormat string
+	prompt         string
+	outputFormat   string
+	backgroundWait time.Duration
+	maxDuration    time.Duration
 }
 
 // parseRunFlags reads the flags of `workbench` and `workbench -p`.
@@ -34,6 +37,8 @@ func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
 	fs.StringVar(&f.prompt, "p", "", "run headless with this `prompt` and exit")
 	fs.StringVar(&f.prompt, "print", "", "same as -p")
 	fs.StringVar(&f.outputFormat, "output-format", "text", "headless output: text, json or stream-json")
+	fs.DurationVar(&f.backgroundWait, "background-wait", 2*time.Minute, "headless: how long to wait for background tasks to report once the model is done (0: not at all); then they are stopped")
+	fs.DurationVar(&f.maxDuration, "max-duration", 0, "end the whole run after this `duration` (0: no limit)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: workbench [flags] [-p PROMPT]\n\nFlags:")
 		fs.PrintDefaults()
@@ -70,7 +75,12 @@ func runHeadless(f *runFlags, stdout, stderr io.Writer) int {
 		asker = a
 	}
 	out := newHeadlessOutput(f.outputFormat, f.trace, stdout)
-	w := session.Wiring{Approver: agent.Headless{}, Asker: asker, Publish: out.event, WaitBackground: true, StartUntrusted: true}
+	if f.backgroundWait < 0 || f.maxDuration < 0 {
+		fmt.Fprintln(stderr, "workbench: --background-wait and --max-duration must not be negative")
+		return exitUsage
+	}
+	w := session.Wiring{Approver: agent.Headless{}, Asker: asker, Publish: out.event,
+		BackgroundWait: f.backgroundWait, MaxDuration: f.maxDuration, StartUntrusted: true}
 	if f.trace && f.outputFormat != "stream-json" {
 		w.Trace = newTraceWriter(stderr).stages()
 	}
@@ -87,8 +97,17 @@ func runHeadless(f *runFlags, stdout, stderr io.Writer) int {
 	if ctx.Err() != nil {
 		reason = "signal"
 	}
-	s.Close(reason)
-	out.finish(result)
+	stopped, err := s.Close(reason)
+	if err != nil {
+		fmt.Fprintf(stderr, "workbench: transcript: %v\n", err)
+	}
+	out.finish(result, stopped)
+	if f.outputFormat == "text" {
+		for _, st := range stopped {
+			fmt.Fprintf(stderr, "workbench: stopped %s %s (%s, ran %.1fs, %d bytes of output%s)\n",
+				st.Kind, st.ID, st.Command, st.RanFor, st.Bytes, outputAt(st.OutputFile))
+		}
+	}
 	if result.Err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", result.Err)
 	}
@@ -149,7 +168,7 @@ func (o *headlessOutput) flushText() {
 	}
 }
 
-func (o *headlessOutput) finish(r agent.Outcome) {
+func (o *headlessOutput) finish(r agent.Outcome, stopped []session.Stopped) {
 	switch o.format {
 	case "text":
 		text := r.Text
@@ -165,8 +184,19 @@ func (o *headlessOutput) finish(r agent.Outcome) {
 		if r.Err != nil {
 			v["error"] = r.Err.Error()
 		}
+		if stopped == nil {
+			stopped = []session.Stopped{}
+		}
+		v["stopped"] = stopped
 		o.w.write(v)
 	}
+}
+
+func outputAt(file string) string {
+	if file == "" {
+		return ""
+	}
+	return " in " + file
 }
 
 func nonEmpty(b []byte) []byte {

@@ -82,12 +82,13 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	s.Start(ctx)
 	res := s.Pipeline.Run(ctx, agent.Call{ID: "call_1", Name: name, Input: json.RawMessage(input)})
-	text := res.Text
-	if ended := endedWithCall(s); ended != "" {
-		text = strings.TrimRight(text, "\n") + "\n\n" + ended
-	}
-	if err := s.Close("exit"); err != nil {
+	stopped, err := s.Close("exit")
+	if err != nil {
 		fmt.Fprintf(stderr, "workbench: transcript: %v\n", err)
+	}
+	text := res.Text
+	if ended := endedWithCall(stopped); ended != "" {
+		text = strings.TrimRight(text, "\n") + "\n\n" + ended
 	}
 	fmt.Fprint(stdout, text)
 	if !strings.HasSuffix(text, "\n") {
@@ -99,25 +100,20 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// endedWithCall says what the call started that cannot outlive the
+// endedWithCall says what the call started that could not outlive the
 // command: shell sessions and background tasks end when `workbench tool`
 // exits, and the person reading the result should know.
-func endedWithCall(s *session.Session) string {
-	var parts []string
-	if s.Shells != nil {
-		for _, sh := range s.Shells.List() {
-			parts = append(parts, "shell session "+sh.ID())
-		}
-	}
-	if s.Tasks != nil {
-		for _, t := range s.Tasks.List() {
-			if t.Running() {
-				parts = append(parts, "background task "+t.ID)
-			}
-		}
-	}
-	if len(parts) == 0 {
+func endedWithCall(stopped []session.Stopped) string {
+	if len(stopped) == 0 {
 		return ""
+	}
+	var parts []string
+	for _, st := range stopped {
+		what := "background task "
+		if st.Kind == "shell" {
+			what = "shell session "
+		}
+		parts = append(parts, what+st.ID)
 	}
 	return "[workbench tool: " + strings.Join(parts, ", ") + " ended with this command; use the interactive workbench or -p to keep one running]"
 }

@@ -84,7 +84,7 @@ Usage:
   workbench -p PROMPT [flags]          run the agent headless on one prompt
        --output-format text|json|stream-json  --provider anthropic|openai|script
        --model M  --base-url URL  --script FILE  --max-turns N  --continue
-       --resume ID  --answers FILE
+       --resume ID  --answers FILE  --background-wait D (2m)  --max-duration D
   workbench version                    print the version and commit
   workbench help                       show this help
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/seed92b641c3/workbench/agent/provider"
 	"github.com/seed92b641c3/workbench/hooks"
@@ -61,6 +62,9 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 	// tooLongRetried says the last request was already a retry after a
 	// compaction forced by a prompt too long: the next refusal ends the run.
 	tooLongRetried := false
+	// waitUntil bounds the time the whole run waits for background news
+	// (BackgroundWait), however many times the model stops to wait.
+	var waitUntil time.Time
 	var last string
 	for turn := 1; ; turn++ {
 		if s.cfg.MaxTurns > 0 && turn > s.cfg.MaxTurns {
@@ -119,9 +123,16 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 				continue
 			}
 		}
-		if w, ok := s.cfg.Notifier.(BackgroundWaiter); ok && s.cfg.WaitForBackground && !s.cfg.Notifier.Pending() && w.Active() {
-			s.cfg.Publish(Event{Kind: EventNotice, Turn: turn, Text: "Waiting for background tasks to finish."})
-			w.WaitNotification(ctx)
+		if w, ok := s.cfg.Notifier.(BackgroundWaiter); ok && s.cfg.BackgroundWait > 0 && !s.cfg.Notifier.Pending() && w.Active() {
+			if waitUntil.IsZero() {
+				waitUntil = time.Now().Add(s.cfg.BackgroundWait)
+			}
+			if left := time.Until(waitUntil); left > 0 {
+				s.cfg.Publish(Event{Kind: EventNotice, Turn: turn, Text: fmt.Sprintf("Waiting up to %s for background tasks to report.", left.Round(time.Second))})
+				wctx, cancel := context.WithDeadline(ctx, waitUntil)
+				w.WaitNotification(wctx)
+				cancel()
+			}
 		}
 		if s.cfg.Notifier != nil && s.cfg.Notifier.Pending() {
 			if blocks := s.drainNotifications(); len(blocks) > 0 {
@@ -137,7 +148,7 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 // time limit.
 func (s *Session) ended(ctx context.Context, turns int, last string) Outcome {
 	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return Outcome{StopReason: StopTimeout, Turns: turns, Text: last}
+		return Outcome{StopReason: StopMaxDuration, Turns: turns, Text: last}
 	}
 	return Outcome{StopReason: StopAborted, Turns: turns, Text: last}
 }

@@ -43,7 +43,8 @@ type Event struct {
 const (
 	StopCompleted     = "completed"
 	StopMaxTurns      = "max_turns"
-	StopTimeout       = "timeout"
+	// StopMaxDuration: the run reached its MaxDuration (--max-duration).
+	StopMaxDuration = "max_duration"
 	StopAborted       = "aborted"
 	StopModelError    = "model_error"
 	StopHookPrevented = "stop_hook_prevented"

@@ -37,9 +37,11 @@ type Config struct {
 	Depth int
 	// AgentType names a subagent's definition, for hooks.
 	AgentType string
-	// WaitForBackground makes a run that would end wait for running
-	// background work to report first (headless runs).
-	WaitForBackground bool
+	// BackgroundWait is how long a run that would end waits, in all, for
+	// running background work to report (headless runs); news arriving in
+	// that time goes to the model. 0 does not wait: the TUI, where the
+	// person sees news as it comes.
+	BackgroundWait time.Duration
 	// TodoReminder renders the todo list for the model, or "" when it is
 	// empty. It is re-shown after tool turns when the list went untouched
 	// for a while (see todoReminderEvery).

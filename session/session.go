@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/agent/provider"
@@ -40,8 +41,11 @@ type Wiring struct {
 	Publish func(agent.Event)
 	// Trace receives every stage event (--trace).
 	Trace func(agent.StageEvent)
-	// WaitBackground makes runs wait for background tasks (headless).
-	WaitBackground bool
+	// BackgroundWait bounds how long a run that would end waits for
+	// background tasks to report (headless; 0: not at all).
+	BackgroundWait time.Duration
+	// MaxDuration ends a run after this long (0: no limit).
+	MaxDuration time.Duration
 	// StartUntrusted starts a project's .mcp.json servers without asking,
 	// saying so in the notes (headless runs).
 	StartUntrusted bool
@@ -140,7 +144,7 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 		Provider: prov, Model: m.Model, Pipeline: p, Deferred: deferredSet,
 		System: agent.SystemPrompt(facts), MaxTurns: m.MaxTurns,
 		Transcript: tr, Publish: publish, Notifier: s.notifiers(),
-		WaitForBackground: w.WaitBackground, TodoReminder: s.Todos.Reminder,
+		BackgroundWait: w.BackgroundWait, MaxDuration: w.MaxDuration, TodoReminder: s.Todos.Reminder,
 	}, id, restoredHistory(restored))
 	reg.Add(s.Agent.AgentTool(agent.DefaultAgents()))
 	return s, nil
@@ -226,11 +230,49 @@ func (s *Session) Start(ctx context.Context) {
 
 // Close ends everything the session started: SessionEnd hooks, every
 // background process group and PTY session (H14), MCP servers, the
-// transcript. reason is "exit", "signal", "resume"...
-func (s *Session) Close(reason string) error {
+// transcript. reason is "exit", "signal", "resume"... It returns what was
+// still running and had to be stopped, so a headless result can say so.
+func (s *Session) Close(reason string) ([]Stopped, error) {
+	stopped := s.running()
 	s.Agent.Close(reason)
 	s.closeStarted()
-	return s.Transcript.Close()
+	return stopped, s.Transcript.Close()
+}
+
+// Stopped is a background task or terminal session that was still running
+// when its session closed, and so was stopped with it.
+type Stopped struct {
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Command string `json:"command"`
+	// RanFor is how long it ran, in seconds.
+	RanFor float64 `json:"ran_seconds"`
+	// Bytes is the output it wrote; OutputFile where it is (tasks only).
+	Bytes      int64  `json:"output_bytes"`
+	OutputFile string `json:"output_file,omitempty"`
+}
+
+// running lists what Close is about to stop.
+func (s *Session) running() []Stopped {
+	var out []Stopped
+	now := time.Now()
+	if s.Tasks != nil {
+		for _, t := range s.Tasks.List() {
+			if t.Running() {
+				out = append(out, Stopped{ID: t.ID, Kind: string(t.Kind), Command: t.Command,
+					RanFor: t.Elapsed(now).Seconds(), Bytes: t.Bytes, OutputFile: t.OutputFile})
+			}
+		}
+	}
+	if s.Shells != nil {
+		for _, sh := range s.Shells.List() {
+			if done, _ := sh.Exited(); !done {
+				out = append(out, Stopped{ID: sh.ID(), Kind: "shell", Command: sh.Command(),
+					RanFor: now.Sub(sh.Started()).Seconds(), Bytes: sh.Total()})
+			}
+		}
+	}
+	return out
 }
 
 // closeStarted stops the processes a session started.

@@ -99,7 +99,7 @@ func (v *View) applyOutcome(o *agent.Outcome) bool {
 		v.AddNotice("Interrupted.")
 	case agent.StopMaxTurns:
 		v.AddNotice(fmt.Sprintf("Stopped after %d turns (the turn limit).", o.Turns))
-	case agent.StopTimeout:
+	case agent.StopMaxDuration:
 		v.AddNotice("Stopped: the run timed out.")
 	default:
 		text := "Stopped: " + strings.ReplaceAll(o.StopReason, "_", " ")
