@@ -41,10 +41,10 @@ type Event struct {
 
 // Stop reasons of a run.
 const (
-	StopCompleted     = "completed"
-	StopMaxTurns      = "max_turns"
+	StopCompleted = "completed"
+	StopMaxTurns  = "max_turns"
 	// StopMaxDuration: the run reached its MaxDuration (--max-duration).
-	StopMaxDuration = "max_duration"
+	StopMaxDuration   = "max_duration"
 	StopAborted       = "aborted"
 	StopModelError    = "model_error"
 	StopHookPrevented = "stop_hook_prevented"
