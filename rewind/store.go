@@ -1,0 +1,252 @@
+// Package rewind takes checkpoints of a workspace and puts it back: before
+// each prompt of the person and before each call that can change files, the
+// whole work tree (untracked files included, ignored ones left out) is
+// recorded in a shadow git repository of the session's own, so a person can
+// take the files back to before any prompt, whatever Bash did to them.
+//
+// The shadow repository has its own GIT_DIR and GIT_INDEX_FILE and the
+// project as GIT_WORK_TREE: it works where the project has no repository and
+// never reads or writes the project's .git. Its persistent index makes git
+// hash only files whose size or mtime changed, so a checkpoint after a small
+// change costs a stat of the tree, and its objects grow by changed content
+// only. A restore never reaches the protected places (.git, .workbench,
+// .claude, .mcp.json) and writes nothing through a symbolic link.
+package rewind
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options say where a Store keeps its repository and what it leaves alone.
+type Options struct {
+	// Dir holds the shadow repository and the checkpoint log (a session's
+	// rewind directory); it is created if missing.
+	Dir string
+	// WorkTree is the project directory whose files are recorded.
+	WorkTree string
+	// Ignore are extra patterns in .gitignore syntax (the rewind.ignore
+	// setting) for files no checkpoint records and no restore touches.
+	Ignore []string
+}
+
+// Store is one session's checkpoints. Its methods are safe for concurrent
+// use; checkpoints and restores run one at a time.
+type Store struct {
+	dir      string
+	workTree string
+	ignore   []string
+	git      *git
+
+	mu      sync.Mutex
+	log     *checkpointLog
+	exclude []byte // the info/exclude last written
+}
+
+// Open opens (creating on first use) the store in o.Dir.
+func Open(o Options) (*Store, error) {
+	if o.Dir == "" || o.WorkTree == "" {
+		return nil, errors.New("rewind: a store needs a directory and a work tree")
+	}
+	wt, err := filepath.Abs(o.WorkTree)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(wt); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("rewind: work tree %s is not a directory", wt)
+	}
+	for _, p := range o.Ignore {
+		if strings.ContainsAny(p, "\n\r") {
+			return nil, fmt.Errorf("rewind.ignore: pattern %q spans lines", p)
+		}
+	}
+	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("rewind: %w", err)
+	}
+	s := &Store{dir: o.Dir, workTree: wt, ignore: o.Ignore}
+	s.git = newGit(filepath.Join(o.Dir, "git"), wt)
+	if err := s.initRepo(); err != nil {
+		return nil, err
+	}
+	if s.log, err = openLog(filepath.Join(o.Dir, "checkpoints.jsonl")); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// attributes turn off every conversion between the files and the objects
+// (line endings, filters, encodings) that the project's .gitattributes could
+// ask for: a restore must give back the bytes that were there.
+const attributes = "* -text -ident -filter -working-tree-encoding -eol\n"
+
+func (s *Store) initRepo() error {
+	gd := s.git.gitDir
+	if _, err := os.Stat(filepath.Join(gd, "HEAD")); err != nil {
+		if _, err := s.git.run(context.Background(), nil, "init", "-q"); err != nil {
+			return fmt.Errorf("rewind: creating the shadow repository: %w", err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(gd, "info"), 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(gd, "info", "attributes"), []byte(attributes), 0o600)
+}
+
+// Close releases the checkpoint log.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log.close()
+}
+
+// WorkTree is the directory the store records.
+func (s *Store) WorkTree() string { return s.workTree }
+
+// syncExcludes writes the shadow repository's info/exclude: the protected
+// places, the rewind.ignore patterns and the project's own .git/info/exclude
+// (its .gitignore files git reads from the work tree itself).
+func (s *Store) syncExcludes() error {
+	var b bytes.Buffer
+	b.WriteString("# written by workbench: never recorded, never restored\n")
+	for _, p := range protectedPatterns {
+		b.WriteString(p + "\n")
+	}
+	for _, p := range s.ignore {
+		b.WriteString(p + "\n")
+	}
+	if own, err := os.ReadFile(filepath.Join(s.workTree, ".git", "info", "exclude")); err == nil {
+		b.WriteString("# the project's .git/info/exclude\n")
+		b.Write(own)
+		b.WriteString("\n")
+	}
+	if bytes.Equal(b.Bytes(), s.exclude) {
+		return nil
+	}
+	if err := os.WriteFile(filepath.Join(s.git.gitDir, "info", "exclude"), b.Bytes(), 0o600); err != nil {
+		return fmt.Errorf("rewind: %w", err)
+	}
+	s.exclude = b.Bytes()
+	return nil
+}
+
+// snapshot records the work tree in the index and returns its tree id.
+// Files git could not read are left out and named in warning; the rest is
+// recorded all the same.
+func (s *Store) snapshot(ctx context.Context) (tree, warning string, err error) {
+	if err := s.syncExcludes(); err != nil {
+		return "", "", err
+	}
+	if _, err := s.git.run(ctx, nil, "add", "-A", "--ignore-errors", "--", "."); err != nil {
+		warning = err.Error()
+	}
+	tree, err = s.git.line(ctx, nil, "write-tree")
+	if err != nil {
+		return "", "", fmt.Errorf("rewind: recording the work tree: %w", err)
+	}
+	return tree, warning, nil
+}
+
+// Meta says what a checkpoint is taken before.
+type Meta struct {
+	Kind Kind
+	// Prompt is the number of the prompt the checkpoint belongs to; for a
+	// KindPrompt checkpoint, 0 means the next number.
+	Prompt int
+	// Label is the prompt's text or the call's summary.
+	Label  string
+	Tool   string
+	CallID string
+}
+
+// Checkpoint records the work tree now. A tree equal to the last
+// checkpoint's reuses its commit, so a call that changed nothing costs a
+// stat of the tree and one line of log.
+func (s *Store) Checkpoint(ctx context.Context, m Meta) (Checkpoint, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.checkpoint(ctx, m)
+}
+
+func (s *Store) checkpoint(ctx context.Context, m Meta) (Checkpoint, error) {
+	if !m.Kind.valid() {
+		return Checkpoint{}, fmt.Errorf("rewind: unknown checkpoint kind %q", m.Kind)
+	}
+	tree, warning, err := s.snapshot(ctx)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	return s.record(ctx, m, tree, warning)
+}
+
+// record logs a checkpoint of tree, committing it unless the last
+// checkpoint holds the same tree.
+func (s *Store) record(ctx context.Context, m Meta, tree, warning string) (Checkpoint, error) {
+	last, hasLast := s.log.last()
+	if m.Kind == KindPrompt && m.Prompt == 0 {
+		m.Prompt = s.log.maxPrompt() + 1
+	} else if m.Prompt == 0 {
+		m.Prompt = s.log.maxPrompt()
+	}
+	c := Checkpoint{
+		Kind: m.Kind, Prompt: m.Prompt, Label: firstLine(m.Label), Tool: m.Tool, CallID: m.CallID,
+		Tree: tree, Time: time.Now().UTC(), Warning: warning,
+	}
+	if hasLast && last.Tree == tree {
+		c.Commit = last.Commit
+	} else {
+		var err error
+		args := []string{"commit-tree", tree, "-m", string(c.Kind) + " " + c.Label}
+		if hasLast {
+			args = append(args, "-p", last.Commit)
+		}
+		if c.Commit, err = s.git.line(ctx, nil, args...); err != nil {
+			return Checkpoint{}, fmt.Errorf("rewind: %w", err)
+		}
+		// The ref keeps every checkpoint reachable, so no git gc can
+		// take one away.
+		if _, err := s.git.run(ctx, nil, "update-ref", "refs/workbench/checkpoints", c.Commit); err != nil {
+			return Checkpoint{}, fmt.Errorf("rewind: %w", err)
+		}
+	}
+	if err := s.log.append(&c); err != nil {
+		return Checkpoint{}, err
+	}
+	return c, nil
+}
+
+// labelMax bounds a label in the log: enough to tell prompts apart.
+const labelMax = 200
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i]) + " …"
+	}
+	if r := []rune(s); len(r) > labelMax {
+		s = string(r[:labelMax]) + "…"
+	}
+	return s
+}
+
+// BeginPrompt takes the checkpoint before a prompt of the person, numbered
+// after the session's last one.
+func (s *Store) BeginPrompt(ctx context.Context, text string) (Checkpoint, error) {
+	return s.Checkpoint(ctx, Meta{Kind: KindPrompt, Label: text})
+}
+
+// EndPrompt takes the checkpoint when a prompt's run ends.
+func (s *Store) EndPrompt(ctx context.Context) (Checkpoint, error) {
+	return s.Checkpoint(ctx, Meta{Kind: KindEnd})
+}
+
+// BeforeCall takes the checkpoint before a call that can change files.
+func (s *Store) BeforeCall(ctx context.Context, tool, callID, summary string) (Checkpoint, error) {
+	return s.Checkpoint(ctx, Meta{Kind: KindCall, Tool: tool, CallID: callID, Label: summary})
+}
