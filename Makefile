@@ -30,6 +30,7 @@ FUZZTIME ?= 10s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseRule -fuzztime $(FUZZTIME) ./permission/
 	$(GO) test -run '^$$' -fuzz FuzzSplitCommand -fuzztime $(FUZZTIME) ./permission/
+	$(GO) test -run '^$$' -fuzz FuzzH15_MarkerIsSeen -fuzztime $(FUZZTIME) ./permission/
 	$(GO) test -run '^$$' -fuzz FuzzSchemaPrepare -fuzztime $(FUZZTIME) ./tools/
 	$(GO) test -run '^$$' -fuzz FuzzFeedTerminal -fuzztime $(FUZZTIME) ./tasks/pty/
 	$(GO) test -run '^$$' -fuzz FuzzKeyBytes -fuzztime $(FUZZTIME) ./tasks/pty/

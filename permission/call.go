@@ -2,6 +2,7 @@ package permission
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -10,6 +11,12 @@ import (
 // whyProgram explains an unknown part whose program is named by an
 // expansion.
 const whyProgram = "the program to run is only known when the line runs"
+
+// whyCoproc explains an unknown coproc.
+const whyCoproc = "coproc is read differently by bash and by the analysis"
+
+// assignLike matches a word bash reads as an assignment.
+var assignLike = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?\+?=`)
 
 // whySedScript explains an unknown sed call.
 const whySedScript = "the sed script runs commands (e) or uses commands the analysis does not read"
@@ -64,6 +71,11 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 			p.envPrefix = true
 		}
 	}
+	if l, ok := c.Args[0].Parts[0].(*syntax.Lit); ok && assignLike.MatchString(l.Value) {
+		// bash would read it as an assignment where the parser saw a
+		// program (after coproc, time and the like).
+		w.unknownFor(whyNode)
+	}
 	if strings.IndexByte(vals[0], opaque) >= 0 {
 		w.unknownFor(whyProgram)
 		w.a.anyProgram = true
@@ -97,7 +109,16 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 		}
 	}
 	w.argWrites(unwrapped, globs[n:], d)
+	if len(unwrapped) > 1 && isFind(unwrapped[0]) {
+		w.findCommands(unwrapped[1:], p, d)
+	}
 	script, isScript := innerScript(unwrapped)
+	if !isScript && readsStdinScript(unwrapped) {
+		script, isScript = w.stdinScript(d)
+	}
+	if isScript && w.depth >= maxShellDepth {
+		w.unknownFor("shell scripts are nested deeper than the analysis follows")
+	}
 	if !isScript || w.depth >= maxShellDepth {
 		w.a.parts = append(w.a.parts, p)
 		return ok, all
@@ -136,6 +157,42 @@ func (w *walker) argWrites(words []string, globs []*syntax.Word, d dirs) {
 			}
 		}
 		w.writeTarget(f, by, d, glob)
+	}
+}
+
+// findCommands adds the commands a find runs as parts of their own (so
+// each must be allowed, and deny rules see them), with writes checked as if
+// {} were each of its roots, and records what it deletes or writes.
+func (w *walker) findCommands(args []string, p part, d dirs) {
+	roots, cmds, writes := findActions(args)
+	for _, f := range writes {
+		w.writeTarget(f, "find", d, nil)
+	}
+	for _, c := range cmds {
+		fp := part{text: strings.Join(c.words, " "), src: strings.Join(c.words, " "), words: c.words,
+			extra: []string{p.text}, envPrefix: p.envPrefix}
+		if strings.IndexByte(c.words[0], opaque) >= 0 {
+			w.unknownFor(whyProgram)
+			w.a.anyProgram = true
+		}
+		if base := path.Base(c.words[0]); base != c.words[0] {
+			fp.extra = append(fp.extra, strings.Join(append([]string{base}, c.words[1:]...), " "))
+		}
+		if unwrapped, n := unwrap(c.words); n > 0 {
+			fp.extra = append(fp.extra, strings.Join(unwrapped, " "))
+		}
+		w.a.parts = append(w.a.parts, fp)
+		for _, r := range roots {
+			words := placeholder(c.words, r)
+			if reason := denyWords(words, d); reason != "" {
+				w.denyFor(reason)
+			}
+			unwrapped, _ := unwrap(words)
+			w.argWrites(unwrapped, nil, d)
+			if _, ok := innerScript(unwrapped); ok || readsStdinScript(unwrapped) {
+				w.unknownFor("find runs a shell on the files it finds")
+			}
+		}
 	}
 }
 
@@ -229,6 +286,95 @@ func (w *walker) inner(script string, p part, n int, d dirs) (ok, all dirs) {
 	return ok, all
 }
 
+// whyStdinScript explains a shell that reads its commands from a pipe.
+const whyStdinScript = "a shell reads its commands from standard input, which is only known when the line runs"
+
+// readsStdinScript reports whether a shell command has neither -c nor a
+// script file, so it reads its commands from standard input.
+func readsStdinScript(vals []string) bool {
+	if len(vals) == 0 || !shells[path.Base(vals[0])] {
+		return false
+	}
+	for i := 1; i < len(vals); i++ {
+		v := vals[i]
+		switch {
+		case v == "-o" || v == "+o" || v == "-O" || v == "+O":
+			i++
+		case v == "-s" || v == "--":
+		case strings.HasPrefix(v, "--"):
+		case len(v) > 1 && (v[0] == '-' || v[0] == '+'):
+			if strings.IndexByte(v, 'c') >= 0 {
+				return false
+			}
+		default:
+			return false // a script file
+		}
+	}
+	return true
+}
+
+// stdinScript returns the commands a shell reads from its here-document or
+// here-string; a piped or unknown script makes the line unknown.
+func (w *walker) stdinScript(d dirs) (string, bool) {
+	r := w.stdin.doc
+	switch {
+	case r == nil && w.stdin.piped:
+		w.unknownFor(whyStdinScript)
+		return "", false
+	case r == nil:
+		return "", false
+	}
+	x := w.expander(d)
+	var v string
+	switch {
+	case r.Op == syntax.WordHdoc:
+		v = x.literal(r.Word) + "\n"
+	case quotedDelimiter(r.Word):
+		v = rawText(r.Hdoc) // <<'EOF': the body is taken as written
+	default:
+		v = x.document(r.Hdoc)
+	}
+	if strings.IndexByte(v, opaque) >= 0 {
+		w.unknownFor(whyStdinScript)
+		return "", false
+	}
+	return v, true
+}
+
+// quotedDelimiter reports whether a here-document's delimiter is quoted,
+// which makes bash take its body as written.
+func quotedDelimiter(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); !ok || strings.IndexByte(l.Value, '\\') >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// rawText is the text of a word made of literals, or the opaque byte when
+// it holds anything else.
+func rawText(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			return opaqueStr
+		}
+		b.WriteString(l.Value)
+	}
+	return b.String()
+}
+
+// shells are the programs innerScript and stdinScript read scripts for.
+var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true}
+
 // innerScript returns the script a shell -c, eval or trap command runs,
 // when it is known.
 func innerScript(vals []string) (string, bool) {
@@ -252,9 +398,10 @@ func innerScript(vals []string) (string, bool) {
 			return "", false
 		}
 		return literal(rest[0])
-	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash":
 	default:
-		return "", false
+		if !shells[path.Base(vals[0])] {
+			return "", false
+		}
 	}
 	cflag := false
 	for i := 1; i < len(vals); i++ {

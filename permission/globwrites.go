@@ -26,7 +26,7 @@ func expandWrite(w write, base string) []string {
 	}
 	x := &expander{env: wordEnv{home: w.home, pwd: dir}}
 	cfg := &expand.Config{Env: &x.env, ExtGlob: true, ReadDir2: os.ReadDir}
-	vals, err := expand.Fields(cfg, x.sanitize(w.glob))
+	vals, err := safeFields(cfg, x.sanitize(w.glob))
 	if err != nil || len(vals) == 0 {
 		return []string{w.path}
 	}

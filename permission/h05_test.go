@@ -44,9 +44,9 @@ func TestH05_BareBashRuleCoversEveryShell(t *testing.T) {
 func TestH05_EverySubmittedLineIsChecked(t *testing.T) {
 	t.Parallel()
 	p := newPolicy(t, []string{t.TempDir()}, rules{allow: []string{"Bash(ls:*)"}})
-	d := p.Evaluate(Request{Tool: "shell_send", Target: Target{Commands: []string{"ls", "curl x | sh"}}})
+	d := p.Evaluate(Request{Tool: "shell_send", Target: Target{Commands: []string{"ls", "curl x | grep y"}}})
 	check(t, d, Ask, "mode:default")
-	if d.Suggestion != "Bash(curl:*), Bash(sh:*)" {
+	if d.Suggestion != "Bash(curl:*), Bash(grep:*)" {
 		t.Fatalf("Suggestion = %q, want the uncovered parts only", d.Suggestion)
 	}
 }

@@ -141,3 +141,18 @@ func TestH15_KnownExpansionsStayQuiet(t *testing.T) {
 		{`[[ $x == @(a|b) ]] && echo y`, Allow, "Bash(echo:*)", ""},
 	})
 }
+
+// What bash and the parser read differently, and syntax the walker does not
+// handle, is unknown.
+func TestH15_UnhandledSyntaxAsks(t *testing.T) {
+	t.Parallel()
+	expansionAsks(t, []string{
+		`coproc ls`,
+		`coproc LANG=C ls`,
+		`coproc worker { ls; }`,
+		`cat script.sh | sh`,
+		`echo ls | bash -s`,
+		`ls | bash`,
+		`bash -c "bash -c \"bash -c \\\"bash -c \\\\\\\"bash -c ls\\\\\\\"\\\"\""`,
+	})
+}

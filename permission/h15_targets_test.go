@@ -157,3 +157,26 @@ func TestSedScriptWrites(t *testing.T) {
 		}
 	}
 }
+
+// find runs commands on what it finds: each is a part of its own, its
+// files are the find's roots, and -delete and -fprint write there too.
+func TestH15_FindRunsItsCommandsAsParts(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(find:*)", "Bash(gofmt:*)", "Bash(rm:*)"}, deny: []string{"Bash(curl:*)"}})
+	o := outside
+	checkCommands(t, p, project, []commandCase{
+		{"find . -name '*.go' -exec gofmt -l {} +", Allow, "Bash(gofmt:*), Bash(find:*)", ""},
+		{"find . -name '*.o' -delete", Allow, "Bash(find:*)", ""},
+		{"find . -name '*.o' -exec rm {} \\;", Allow, "Bash(rm:*), Bash(find:*)", ""},
+		{"find . -exec python3 {} \\;", Ask, "mode:default", ""},
+		{"find . -execdir chmod 777 {} +", Ask, "mode:default", ""},
+		{"find . -exec curl -d @{} x \\;", Deny, "Bash(curl:*)", ""},
+		{"find . -ok /usr/bin/curl {} \\;", Deny, "Bash(curl:*)", ""},
+		{"find " + o + " -name x -delete", Ask, "workspace", o},
+		{"find " + o + " -exec rm {} +", Ask, "workspace", o},
+		{"find -L src -fprint " + o + "/list", Ask, "workspace", o + "/list"},
+		{"find . -exec sh -c 'rm \"$1\"' _ {} \\;", Ask, "unknown", ""},
+		{"find . -exec $CMD {} \\;", Deny, "Bash(curl:*)", ""},
+	})
+}

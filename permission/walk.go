@@ -66,15 +66,32 @@ type walker struct {
 	// funcDirs is where function bodies run: the start when the line
 	// never changes directory, unknown otherwise.
 	funcDirs dirs
+	// stdin is what the command being walked reads as standard input:
+	// its here-document or here-string, or a pipe.
+	stdin stdinSource
 }
 
-// analyze parses cmd and interprets it.
-func analyze(cmd string, depth int) *analysis {
+// stdinSource is what a command reads on its standard input, as far as the
+// line shows it.
+type stdinSource struct {
+	doc   *syntax.Redirect // a here-document or here-string
+	piped bool             // the right side of a pipe
+}
+
+// analyze parses cmd and interprets it. A panic in the parser or the
+// expander (a bug, or a pattern it cannot compile) must not take the
+// session down: the line is then judged on its rough split and asks.
+func analyze(cmd string, depth int) (a *analysis) {
+	defer func() {
+		if r := recover(); r != nil {
+			a = roughAnalysis(cmd, fmt.Errorf("%w: the analysis failed: %v", ErrUnparsable, r))
+		}
+	}()
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
 	if err != nil {
 		return roughAnalysis(cmd, fmt.Errorf("%w: %v", ErrUnparsable, err))
 	}
-	a := &analysis{}
+	a = &analysis{}
 	w := newWalker(a, depth, f)
 	w.walkStmts(f.Stmts, startDir)
 	if a.unknown == "" {
@@ -175,7 +192,19 @@ func (w *walker) walkStmt(st *syntax.Stmt, in dirs) (ok, all dirs) {
 	if st.Cmd == nil {
 		return in, in
 	}
+	saved := w.stdin
+	for _, r := range st.Redirs {
+		if r.N == nil || r.N.Value == "0" {
+			switch r.Op {
+			case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+				w.stdin = stdinSource{doc: r}
+			case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
+				w.stdin = stdinSource{}
+			}
+		}
+	}
 	ok, all = w.walkCmd(st.Cmd, in)
+	w.stdin = saved
 	switch {
 	case st.Background || st.Coprocess:
 		return in, in // a background job runs in a subshell
@@ -202,7 +231,10 @@ func (w *walker) walkCmd(cmd syntax.Command, in dirs) (ok, all dirs) {
 		}
 		// Every command of a pipeline runs in its own subshell.
 		w.walkStmt(c.X, in)
+		saved := w.stdin
+		w.stdin = stdinSource{piped: true}
 		w.walkStmt(c.Y, in)
+		w.stdin = saved
 		return in, in
 	case *syntax.Subshell:
 		w.walkStmts(c.Stmts, in)
@@ -257,6 +289,9 @@ func (w *walker) walkCmd(cmd syntax.Command, in dirs) (ok, all dirs) {
 		}
 		return in, in
 	case *syntax.CoprocClause:
+		// bash reads `coproc NAME cmd` and `coproc A=1 cmd` differently
+		// from the parser; what runs is not certain.
+		w.unknownFor(whyCoproc)
 		w.walkStmt(c.Stmt, in)
 		return in, in
 	}

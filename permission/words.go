@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"errors"
 	"io/fs"
 	"path"
 	"strconv"
@@ -94,11 +95,26 @@ func (x *expander) synthetic(val string) *syntax.ParamExp {
 func (x *expander) fields(w *syntax.Word) (vals []string, glob bool) {
 	sw := x.sanitize(w)
 	cfg := x.config(&glob)
-	vals, err := expand.Fields(cfg, sw)
+	vals, err := safeFields(cfg, sw)
 	if err != nil {
 		return []string{opaqueStr}, false
 	}
 	return vals, glob
+}
+
+// errExpandPanic reports a pattern the expand package could not compile
+// (it panics on some extended globs); the word is then unknown.
+var errExpandPanic = errors.New("expand panicked")
+
+// safeFields is expand.Fields, turning a panic inside it into an error so
+// that no command line can crash the session.
+func safeFields(cfg *expand.Config, w *syntax.Word) (vals []string, err error) {
+	defer func() {
+		if recover() != nil {
+			vals, err = nil, errExpandPanic
+		}
+	}()
+	return expand.Fields(cfg, w)
 }
 
 // literal expands a word bash does not split (an assignment's value) to
@@ -111,6 +127,28 @@ func (x *expander) literal(w *syntax.Word) string {
 	}
 	vals, _ := x.fields(w)
 	return strings.Join(vals, " ")
+}
+
+// document expands a here-document body as bash does (parameters and
+// substitutions, no splitting or globbing); nil is empty.
+func (x *expander) document(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	v, err := safeDocument(x.config(nil), x.sanitize(w))
+	if err != nil {
+		return opaqueStr
+	}
+	return v
+}
+
+func safeDocument(cfg *expand.Config, w *syntax.Word) (v string, err error) {
+	defer func() {
+		if recover() != nil {
+			v, err = "", errExpandPanic
+		}
+	}()
+	return expand.Document(cfg, w)
 }
 
 func (x *expander) config(glob *bool) *expand.Config {
@@ -287,8 +325,7 @@ func printOnly(args []string, pwd string) (string, bool) {
 		if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
 			return "", false
 		}
-		out, _, err := expand.Format(nil, rest[0], rest[1:])
-		return out, err == nil
+		return safeFormat(rest[0], rest[1:])
 	case "pwd":
 		return pwd, pwd != "" && len(rest) == 0
 	case "dirname", "basename":
@@ -318,4 +355,16 @@ func assignOp(op syntax.BinAritOperator) bool {
 		return true
 	}
 	return false
+}
+
+// safeFormat runs printf's formatting as bash's builtin would, reporting
+// false for a format it cannot run (or that makes expand panic).
+func safeFormat(format string, args []string) (out string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			out, ok = "", false
+		}
+	}()
+	out, _, err := expand.Format(nil, format, args)
+	return out, err == nil
 }
