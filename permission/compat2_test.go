@@ -171,3 +171,31 @@ func TestCompat2_AnchorNotesNameOldAbsoluteRules(t *testing.T) {
 		t.Fatal("a rule naming a project directory is not a mistake")
 	}
 }
+
+// TestCompat7_ScopedGrantsComeAndGo checks a skill's allowed-tools grant:
+// it allows while it lasts, never past a deny rule or the workspace, and
+// revoking it removes only its own rules.
+func TestCompat7_ScopedGrantsComeAndGo(t *testing.T) {
+	t.Parallel()
+	project, outside := workspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(git status:*)"}, deny: []string{"Bash(git push:*)"}})
+	revoke, err := p.GrantScoped("skill commit", "Bash(git status:*)", "Bash(git add:*)", "Bash(git push:*)", "Edit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, p.Evaluate(bash("git add -A")), Allow, "Bash(git add:*)")
+	check(t, p.Evaluate(bash("git push")), Deny, "Bash(git push:*)")
+	check(t, p.Evaluate(edit(ModeDefault, filepath.Join(outside, "x"))), Ask, "workspace")
+	revoke()
+	check(t, p.Evaluate(bash("git add -A")), Ask, "mode:default")
+	check(t, p.Evaluate(bash("git status")), Allow, "Bash(git status:*)")
+	if n := len(p.Rules(Allow)); n != 1 {
+		t.Fatalf("%d allow rules after revoking, want the configured one", n)
+	}
+	if _, err := p.GrantScoped("skill bad", "Read", "Bash("); err == nil || !strings.Contains(err.Error(), "skill bad") {
+		t.Fatalf("a bad rule must fail naming its source: %v", err)
+	}
+	if n := len(p.Rules(Allow)); n != 1 {
+		t.Fatal("a failed grant added rules")
+	}
+}

@@ -55,6 +55,9 @@ type compiledRule struct {
 	base *cmdMatcher
 	path pathMatcher
 	host hostMatcher
+	// scope marks a rule of a GrantScoped grant, so revoking it removes
+	// exactly its rules; nil for every other rule.
+	scope *byte
 }
 
 // compileRule prepares r against the directories that anchor its path

@@ -114,6 +114,7 @@ func (p *Policy) SetWorkDir(dir string) error {
 			if err != nil {
 				return &RuleError{Raw: r.Raw, Source: r.Source, Reason: err.Error()}
 			}
+			c.scope = list.compiled[i].scope
 			list.compiled[i] = c
 		}
 	}

@@ -3,8 +3,10 @@ package skill
 import (
 	"errors"
 	"fmt"
-	"github.com/seed92b641c3/workbench/internal/frontmatter"
 	"strings"
+
+	"github.com/seed92b641c3/workbench/internal/frontmatter"
+	"github.com/seed92b641c3/workbench/permission"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -46,9 +48,11 @@ func parse(path, folder string, data []byte) (Skill, error) {
 				var names []string
 				names, err = nameList(val)
 				s.Unlocks = append(s.Unlocks, names...)
+			case "allowed-tools":
+				s.AllowedTools, err = ruleList(val)
 			}
-			// Other keys (license, compatibility, allowed-tools, ...) belong
-			// to other tools' formats and are left alone.
+			// Other keys (license, compatibility, ...) belong to other
+			// tools' formats and are left alone.
 			if err != nil {
 				return Skill{}, fmt.Errorf("%s:%d: %s: %w", path, val.Line, key.Value, err)
 			}
@@ -114,4 +118,73 @@ func nameList(n *yaml.Node) ([]string, error) {
 		return out, nil
 	}
 	return nil, errors.New("must be a list of tool names or a comma-separated string")
+}
+
+// ruleList reads allowed-tools: permission rules given as a YAML list or
+// as one string, separated by commas (or, with no comma, by spaces) outside
+// parentheses, so `Bash(git add:*), Read` is two rules. Each must parse: a
+// typo that matched nothing would only surprise the person later.
+func ruleList(n *yaml.Node) ([]string, error) {
+	var raw []string
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.ShortTag() == "!!null" {
+			return nil, nil
+		}
+		raw = splitRules(n.Value)
+	case yaml.SequenceNode:
+		for _, item := range n.Content {
+			v, err := scalar(item)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: each entry %w", item.Line, err)
+			}
+			raw = append(raw, v)
+		}
+	default:
+		return nil, errors.New("must be a list of permission rules or a comma-separated string")
+	}
+	var out []string
+	for _, r := range raw {
+		if r = strings.TrimSpace(r); r == "" {
+			continue
+		}
+		if _, err := permission.ParseRule(r); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// splitRules splits at commas outside parentheses, or at spaces outside
+// parentheses when there is no such comma.
+func splitRules(s string) []string {
+	sep := byte(' ')
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				sep = ','
+			}
+		}
+	}
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == sep && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
 }

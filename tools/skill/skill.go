@@ -45,6 +45,10 @@ type Skill struct {
 	// the skill is loaded (front matter `unlocks` or `tools`). The session
 	// applies them through Registry.OnInvoke; this package only reads them.
 	Unlocks []string
+	// AllowedTools are permission rules (front matter `allowed-tools`, as
+	// in Claude Code) for the tools the skill may use without asking while
+	// it runs; the session grants them through Registry.OnInvoke.
+	AllowedTools []string
 	// Path is the SKILL.md file, for messages that point a person at it.
 	Path string
 }
@@ -66,8 +70,9 @@ type Registry struct {
 // DefaultDirs returns where a project's skills are looked for, in the order
 // they win a name clash: the project's own .workbench/skills, then
 // .claude/skills (so skills written for Claude Code work unchanged), then the
-// person's skills under $XDG_CONFIG_HOME/workbench/skills. Project skills come
-// first because they are the most specific to the work at hand.
+// person's skills under $XDG_CONFIG_HOME/workbench/skills and ~/.claude/skills.
+// Project skills come first because they are the most specific to the work
+// at hand.
 func DefaultDirs(projectDir string) []string {
 	dirs := []string{
 		filepath.Join(projectDir, ".workbench", "skills"),
@@ -75,6 +80,9 @@ func DefaultDirs(projectDir string) []string {
 	}
 	if cfg := configDir(); cfg != "" {
 		dirs = append(dirs, filepath.Join(cfg, "workbench", "skills"))
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		dirs = append(dirs, filepath.Join(home, ".claude", "skills"))
 	}
 	return dirs
 }

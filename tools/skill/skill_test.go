@@ -59,7 +59,7 @@ func TestLoadReadsFrontMatter(t *testing.T) {
 			"\ufeff---\r\ndescription: Windows file.\r\n---\r\nLine one.\r\n",
 			skill.Skill{Name: "crlf", Description: "Windows file.", Body: "Line one."}, ""},
 		{"unknown keys from other formats are ignored", "licensed",
-			"---\ndescription: d\nlicense: MIT\nallowed-tools: Bash\n---\n",
+			"---\ndescription: d\nlicense: MIT\ncompatibility: any\n---\n",
 			skill.Skill{Name: "licensed", Description: "d"}, ""},
 		{"a missing description is an error", "nodesc",
 			"---\nname: nodesc\n---\nBody\n", skill.Skill{}, "SKILL.md:1: description is missing"},
@@ -150,10 +150,11 @@ func TestLoadEarlierDirWinsANameClash(t *testing.T) {
 }
 
 func TestDefaultDirsPutsTheProjectFirst(t *testing.T) {
-	cfg := t.TempDir()
+	cfg, home := t.TempDir(), t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", cfg)
+	t.Setenv("HOME", home)
 	got := skill.DefaultDirs("/proj")
-	want := []string{"/proj/.workbench/skills", "/proj/.claude/skills", filepath.Join(cfg, "workbench", "skills")}
+	want := []string{"/proj/.workbench/skills", "/proj/.claude/skills", filepath.Join(cfg, "workbench", "skills"), filepath.Join(home, ".claude", "skills")}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got %v, want %v", got, want)
 	}
@@ -304,5 +305,28 @@ func TestSkillToolMetadata(t *testing.T) {
 	}
 	if _, err := tool.Schema().Prepare(json.RawMessage(`{"args":"x"}`)); err == nil {
 		t.Errorf("a call without a name must fail the schema")
+	}
+}
+
+func TestCompat7_AllowedToolsAreRules(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeSkill(t, dir, "commit", "---\ndescription: Commit the work.\nallowed-tools: Bash(git add:*), Bash(git commit:*), Read\n---\nDo it.")
+	writeSkill(t, dir, "listed", "---\ndescription: A list.\nallowed-tools:\n  - Bash(npm run test:*)\n  - Grep\n---\n")
+	writeSkill(t, dir, "spaced", "---\ndescription: Spaces.\nallowed-tools: Read Grep Glob\n---\n")
+	writeSkill(t, dir, "broken", "---\ndescription: Broken.\nallowed-tools: Bash(git add\n---\n")
+	r, errs := skill.Load(dir)
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "broken") || !strings.Contains(errs[0].Error(), "allowed-tools") {
+		t.Fatalf("errors %v, want one naming the broken skill's allowed-tools", errs)
+	}
+	for name, want := range map[string]string{
+		"commit": "Bash(git add:*)|Bash(git commit:*)|Read",
+		"listed": "Bash(npm run test:*)|Grep",
+		"spaced": "Read|Grep|Glob",
+	} {
+		s, ok := r.Get(name)
+		if !ok || strings.Join(s.AllowedTools, "|") != want {
+			t.Errorf("%s: allowed-tools %q, want %q", name, s.AllowedTools, want)
+		}
 	}
 }
