@@ -31,9 +31,34 @@ type Settings struct {
 	DisableShellSessions   bool
 	// Sandbox is the sandbox configuration (H16).
 	Sandbox SandboxSettings
+	// DisableBypass is set by permissions.disableBypassPermissionsMode
+	// "disable" in any layer: bypassPermissions is refused, and DisabledBy
+	// names the file that said so.
+	DisableBypass bool
+	DisabledBy    string
+	// ProjectMCP says which servers of a project's .mcp.json the person
+	// trusts. Only the person's own files count (user settings and the
+	// --settings file): a project cannot trust itself, and a cloned
+	// repository could ship a settings.local.json as easily as a .mcp.json.
+	ProjectMCP ProjectMCP
+	// Notices are things a person should know about their settings that
+	// do not stop a session (a key ignored where it was written).
+	Notices []string
 	// Files lists every settings path that applies, read or not: writes to
 	// them always ask (H4), so an agent cannot widen its own permissions.
 	Files []string
+}
+
+// ProjectMCP is what settings say about a project's .mcp.json servers.
+type ProjectMCP struct {
+	// EnableAll trusts every server of the file; Enabled the ones named.
+	EnableAll bool
+	Enabled   []string
+	// Disabled never start, from any layer: a restriction is safe to take
+	// from anyone.
+	Disabled []string
+	// Sources name the files that trusted servers, for messages.
+	Sources []string
 }
 
 // SourcedRule is a rule and the file (or flag) it came from.
@@ -48,12 +73,19 @@ func Load(projectDir string, p Paths, noClaude bool) (*Settings, error) {
 	type candidate struct {
 		path   string
 		claude bool
+		// personal files are the person's own, outside any repository:
+		// only they may trust a project's MCP servers.
+		personal bool
 	}
-	list := []candidate{{p.User, false}}
+	var list []candidate
 	if !noClaude {
-		list = append(list, candidate{p.ClaudeProject, true}, candidate{p.ClaudeLocal, true})
+		list = append(list, candidate{p.ClaudeUser, true, true})
 	}
-	list = append(list, candidate{p.Project, false}, candidate{p.Local, false})
+	list = append(list, candidate{p.User, false, true})
+	if !noClaude {
+		list = append(list, candidate{p.ClaudeProject, true, false}, candidate{p.ClaudeLocal, true, false})
+	}
+	list = append(list, candidate{p.Project, false, false}, candidate{p.Local, false, false})
 	s := &Settings{Rules: map[permission.Behavior][]SourcedRule{}, Env: map[string]string{}, Sandbox: defaultSandbox()}
 	for _, c := range list {
 		if c.path != "" {
@@ -63,7 +95,7 @@ func Load(projectDir string, p Paths, noClaude bool) (*Settings, error) {
 	extra := ""
 	if p.Extra != "" {
 		extra = mustAbs(p.Extra)
-		list = append(list, candidate{extra, false})
+		list = append(list, candidate{extra, false, true})
 	}
 	for _, c := range list {
 		if c.path == "" {
@@ -79,7 +111,7 @@ func Load(projectDir string, p Paths, noClaude bool) (*Settings, error) {
 			}
 			continue
 		}
-		s.merge(projectDir, l)
+		s.merge(projectDir, l, c.personal)
 	}
 	return s, nil
 }
@@ -92,11 +124,23 @@ func mustAbs(p string) string {
 	return a
 }
 
-func (s *Settings) merge(projectDir string, l Layer) {
+func (s *Settings) merge(projectDir string, l Layer, personal bool) {
 	s.Layers = append(s.Layers, l)
 	s.mergeSandbox(projectDir, l)
 	f := l.File
+	if personal && (f.EnableAllProjectMcpServers || len(f.EnabledMcpjsonServers) > 0) {
+		s.ProjectMCP.EnableAll = s.ProjectMCP.EnableAll || f.EnableAllProjectMcpServers
+		s.ProjectMCP.Enabled = append(s.ProjectMCP.Enabled, f.EnabledMcpjsonServers...)
+		s.ProjectMCP.Sources = append(s.ProjectMCP.Sources, l.Path)
+	}
+	if !personal && (f.EnableAllProjectMcpServers || len(f.EnabledMcpjsonServers) > 0) {
+		s.Notices = append(s.Notices, fmt.Sprintf("%s: enableAllProjectMcpServers and enabledMcpjsonServers are ignored in a project's files (a repository cannot trust its own .mcp.json); set them in ~/.claude/settings.json, or answer the question, or run /mcp trust", l.Path))
+	}
+	s.ProjectMCP.Disabled = append(s.ProjectMCP.Disabled, f.DisabledMcpjsonServers...)
 	if p := f.Permissions; p != nil {
+		if p.DisableBypassPermissionsMode == "disable" && !s.DisableBypass {
+			s.DisableBypass, s.DisabledBy = true, l.Path
+		}
 		add := func(b permission.Behavior, rules []string) {
 			for _, r := range rules {
 				s.Rules[b] = append(s.Rules[b], SourcedRule{Rule: r, Source: l.Path})

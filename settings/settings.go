@@ -48,6 +48,13 @@ type File struct {
 	// Sandbox configures the sandbox under agent commands; checked by
 	// parseSandbox in Workbench's shape or Claude Code's.
 	Sandbox json.RawMessage `json:"sandbox,omitempty"`
+	// EnableAllProjectMcpServers and EnabledMcpjsonServers trust a
+	// project's .mcp.json (all of it, or the servers named), as in Claude
+	// Code; they count only in the person's own files (see Settings).
+	EnableAllProjectMcpServers bool     `json:"enableAllProjectMcpServers,omitempty"`
+	EnabledMcpjsonServers      []string `json:"enabledMcpjsonServers,omitempty"`
+	// DisabledMcpjsonServers never start, whoever trusted the file.
+	DisabledMcpjsonServers []string `json:"disabledMcpjsonServers,omitempty"`
 }
 
 // MCPServer is one MCP server entry: a command for stdio, or a URL.
@@ -86,6 +93,9 @@ type Permissions struct {
 	Deny                  []string `json:"deny,omitempty"`
 	DefaultMode           string   `json:"defaultMode,omitempty"`
 	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// DisableBypassPermissionsMode "disable" refuses bypassPermissions
+	// (flag, defaultMode, the mode cycle), as in Claude Code.
+	DisableBypassPermissionsMode string `json:"disableBypassPermissionsMode,omitempty"`
 }
 
 // Retention says how long spill files are kept and how much space they may
@@ -185,7 +195,9 @@ func Parse(path string, data []byte, claude bool) (Layer, error) {
 	}
 	l.Sandbox = sb
 	if claude {
-		f = File{Permissions: f.Permissions, Hooks: f.Hooks}
+		f = File{Permissions: f.Permissions, Hooks: f.Hooks,
+			EnableAllProjectMcpServers: f.EnableAllProjectMcpServers, EnabledMcpjsonServers: f.EnabledMcpjsonServers,
+			DisabledMcpjsonServers: f.DisabledMcpjsonServers}
 	}
 	if p := f.Permissions; p != nil {
 		lists := []struct {
@@ -199,6 +211,10 @@ func Parse(path string, data []byte, claude bool) (Layer, error) {
 					return l, fail(locate(data, []string{"permissions", list.name, fmt.Sprint(i)}), field, err.Error())
 				}
 			}
+		}
+		if v := p.DisableBypassPermissionsMode; v != "" && v != "disable" {
+			return l, fail(locate(data, []string{"permissions", "disableBypassPermissionsMode"}), "permissions.disableBypassPermissionsMode",
+				fmt.Sprintf("unknown value %q (the only value is \"disable\")", v))
 		}
 		if p.DefaultMode != "" {
 			if _, ok := permission.ParseMode(p.DefaultMode); !ok {
@@ -235,8 +251,10 @@ func findKey(data []byte, name string) int64 {
 }
 
 // Paths lists the settings files of a project in the order they apply.
+// ClaudeUser is ~/.claude/settings.json, of which, like the project's
+// .claude files, only the keys Workbench shares with Claude Code are read.
 type Paths struct {
-	User, Project, Local, ClaudeProject, ClaudeLocal, Extra string
+	ClaudeUser, User, Project, Local, ClaudeProject, ClaudeLocal, Extra string
 }
 
 // DefaultPaths returns where settings live for a project directory.
@@ -247,7 +265,12 @@ func DefaultPaths(projectDir string) Paths {
 			cfg = filepath.Join(home, ".config")
 		}
 	}
+	claudeUser := ""
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		claudeUser = filepath.Join(home, ".claude", "settings.json")
+	}
 	return Paths{
+		ClaudeUser:    claudeUser,
 		User:          filepath.Join(cfg, "workbench", "settings.json"),
 		Project:       filepath.Join(projectDir, ".workbench", "settings.json"),
 		Local:         filepath.Join(projectDir, ".workbench", "settings.local.json"),

@@ -52,8 +52,11 @@ type Config struct {
 	// OnModeChange is told when the person changes mode, so plan mode can
 	// forget a mode it would otherwise restore.
 	OnModeChange func(permission.Mode)
-	ProjectDir   string
-	SessionID    string
+	// RefuseMode, when set, says why a mode may not be chosen ("" when it
+	// may): permissions.disableBypassPermissionsMode refuses bypass.
+	RefuseMode func(permission.Mode) string
+	ProjectDir string
+	SessionID  string
 	// LocalSettings is .workbench/settings.local.json, where "Always"
 	// writes its rule.
 	LocalSettings string
@@ -513,6 +516,12 @@ func (m *Model) cycleMode() {
 }
 
 func (m *Model) setMode(mode permission.Mode) {
+	if m.cfg.RefuseMode != nil {
+		if why := m.cfg.RefuseMode(mode); why != "" {
+			m.say(why)
+			return
+		}
+	}
 	m.cfg.Mode.Set(mode)
 	if m.cfg.OnModeChange != nil {
 		m.cfg.OnModeChange(mode)

@@ -9,6 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/seed92b641c3/workbench/permission"
 )
 
 func TestPanelShowsFromAHundredColumns(t *testing.T) {
@@ -190,4 +192,23 @@ func isQuit(cmd tea.Cmd) bool {
 	}
 	_, ok := cmd().(tea.QuitMsg)
 	return ok
+}
+
+func TestCompat9_ModeCommandRefusesADisabledBypass(t *testing.T) {
+	a := newApp(t, `{"turns":[{"text":"hi"}]}`, 120, 30, appOptions{})
+	a.m.cfg.RefuseMode = func(m permission.Mode) string {
+		if m == permission.ModeBypass {
+			return "bypassPermissions is disabled by permissions.disableBypassPermissionsMode in /x/settings.json"
+		}
+		return ""
+	}
+	a.typeText("/mode bypassPermissions")
+	a.key(tea.KeyEnter, 0)
+	a.shows("bypassPermissions is disabled by permissions.disableBypassPermissionsMode")
+	if got := a.m.cfg.Mode.Get(); got != permission.ModeDefault {
+		t.Fatalf("mode = %s after a refused /mode bypassPermissions", got)
+	}
+	a.typeText("/mode plan")
+	a.key(tea.KeyEnter, 0)
+	a.shows("Permission mode: plan")
 }
