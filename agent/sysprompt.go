@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/seed92b641c3/workbench/tools/memory"
 )
 
 // Facts are what the model is told about where it works.
@@ -17,26 +18,45 @@ type Facts struct {
 	Platform  string
 	Date      string
 	GitStatus string
-	// Memory holds project instructions: AGENTS.md, and CLAUDE.md when
-	// present, each with its path.
+	// Memory holds the instruction files (CLAUDE.md, AGENTS.md and what
+	// they import), each with its path.
 	Memory []MemoryFile
+	// MemoryNotices say which imports were refused and why, for the person.
+	MemoryNotices []string
 	// Deferred lists tools that exist but are not in the schema list.
 	Deferred []string
 }
 
-// MemoryFile is one project instruction file.
+// MemoryFile is one instruction file.
 type MemoryFile struct {
 	Path    string
 	Content string
+	// Scope is "user" (~/.claude) or "project".
+	Scope string
+	// ImportedBy is the file whose @path imported this one, if any.
+	ImportedBy string
 }
 
-// maxMemoryFile caps one instruction file, so a huge AGENTS.md cannot fill
-// the context window on its own.
-const maxMemoryFile = 40000
+// FactsDirs are the directories GatherFacts reads: the working directory
+// (git status, the prompt's "Working directory"), the project root the
+// instruction files are looked for from, and the home directory for
+// ~/.claude/CLAUDE.md. An empty ProjectRoot is WorkDir; an empty Home skips
+// the person's files.
+type FactsDirs struct {
+	WorkDir, ProjectRoot, Home string
+}
 
-// GatherFacts reads the environment of a project: platform, date, a short
-// git status, and its instruction files.
+// GatherFacts reads the environment of a project started in workDir, which
+// is also its root, with the person's home directory from the OS.
 func GatherFacts(ctx context.Context, workDir string) Facts {
+	home, _ := os.UserHomeDir()
+	return GatherFactsIn(ctx, FactsDirs{WorkDir: workDir, ProjectRoot: workDir, Home: home})
+}
+
+// GatherFactsIn reads platform, date, a short git status, and the
+// instruction files from the project root down to the working directory.
+func GatherFactsIn(ctx context.Context, d FactsDirs) Facts {
+	workDir := d.WorkDir
 	f := Facts{
 		WorkDir:  workDir,
 		Platform: runtime.GOOS + "/" + runtime.GOARCH,
@@ -54,18 +74,15 @@ func GatherFacts(ctx context.Context, workDir string) Facts {
 		}
 		f.GitStatus = strings.Join(lines, "\n")
 	}
-	for _, name := range []string{"AGENTS.md", "CLAUDE.md"} {
-		p := filepath.Join(workDir, name)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		text := string(data)
-		if len(text) > maxMemoryFile {
-			text = text[:maxMemoryFile] + "\n[... cut: the file is longer; Read it for the rest]"
-		}
-		f.Memory = append(f.Memory, MemoryFile{Path: p, Content: text})
+	root := d.ProjectRoot
+	if root == "" {
+		root = workDir
 	}
+	files, notices := memory.LoadInstructions(memory.InstructionDirs{Home: d.Home, ProjectRoot: root, WorkDir: workDir})
+	for _, m := range files {
+		f.Memory = append(f.Memory, MemoryFile{Path: m.Path, Content: m.Content, Scope: m.Scope, ImportedBy: m.ImportedBy})
+	}
+	f.MemoryNotices = notices
 	return f
 }
 
@@ -92,7 +109,15 @@ func SystemPrompt(f Facts) string {
 		b.WriteString("</deferred-tools>\n")
 	}
 	for _, m := range f.Memory {
-		fmt.Fprintf(&b, "\n<project-instructions path=%q>\n%s\n</project-instructions>\n", m.Path, strings.TrimSpace(m.Content))
+		tag := "project-instructions"
+		if m.Scope == "user" {
+			tag = "user-instructions"
+		}
+		attrs := fmt.Sprintf("path=%q", m.Path)
+		if m.ImportedBy != "" {
+			attrs += fmt.Sprintf(" imported-by=%q", m.ImportedBy)
+		}
+		fmt.Fprintf(&b, "\n<%s %s>\n%s\n</%s>\n", tag, attrs, strings.TrimSpace(m.Content), tag)
 	}
 	return b.String()
 }
