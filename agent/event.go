@@ -44,6 +44,10 @@ const (
 	OutcomeStart     = "start"
 	OutcomeCancelled = "cancelled"
 	OutcomePanic     = "panic"
+	// OutcomeProgress is a line a running tool reported (an MCP server's
+	// progress notification, a command's latest output): a call-stage
+	// event that ends nothing, and may come from the tool's goroutines.
+	OutcomeProgress = "progress"
 )
 
 // StageEvent is one step of one call. Its JSON form is what `--trace`

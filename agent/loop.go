@@ -280,7 +280,11 @@ func (s *Session) streamTurn(ctx context.Context, turn int) (turnResult, bool) {
 	blocks := make([]provider.Block, 0, len(calls))
 	var extra []provider.Block
 	for i, c := range calls {
-		blocks = append(blocks, provider.ToolResultBlock(c.ID, results[i].Text, results[i].IsError))
+		b := provider.ToolResultBlock(c.ID, results[i].Text, results[i].IsError)
+		for _, img := range results[i].Images {
+			b.Images = append(b.Images, provider.Image{MediaType: img.MediaType, Data: img.Data})
+		}
+		blocks = append(blocks, b)
 		for _, e := range results[i].Extra {
 			extra = append(extra, provider.TextBlock(e))
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/seed92b641c3/workbench/hooks"
@@ -117,6 +118,9 @@ type run struct {
 	rewrites int
 	// context is text PreToolUse hooks asked to add to the result.
 	context string
+	// called is set when the tool's Call returned; progress reported after
+	// that is dropped.
+	called atomic.Bool
 }
 
 // clock returns when the current stage began: the time of the last event,

@@ -52,6 +52,19 @@ func (r *run) preHooks(tc *tools.Context) (tools.Result, bool) {
 	return tools.Result{}, true
 }
 
+// progress reports a running tool's progress line as a call-stage event.
+// Tools call it from their own goroutines, so it reads the clock itself and
+// leaves the run's stage clock alone.
+func (r *run) progress(line string) {
+	if r.called.Load() {
+		return // a background task's output after its call returned
+	}
+	r.p.observe(StageEvent{
+		CallID: r.call.ID, Tool: r.call.Name, Stage: StageCall, Outcome: OutcomeProgress,
+		Detail: firstLine(line, 200), InputDigest: r.digest, Time: time.Now(),
+	})
+}
+
 // invoke calls the tool with panic isolation.
 func (r *run) invoke(tc *tools.Context) (res tools.Result) {
 	t0 := r.clock()
@@ -64,6 +77,10 @@ func (r *run) invoke(tc *tools.Context) (res tools.Result) {
 	} else {
 		r.emit(StageCall, OutcomeStart, "", "", t0)
 	}
+	if tc.Progress == nil {
+		tc.Progress = r.progress
+	}
+	defer r.called.Store(true)
 	defer func() {
 		if v := recover(); v != nil {
 			log.Printf("workbench: tool %s (call %s) panicked: %v\n%s", r.call.Name, r.call.ID, v, debug.Stack())

@@ -437,3 +437,32 @@ func TestHeadlessDenialFitsWhatAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestCompat11_ProgressIsACallStageEvent checks that a running tool's
+// progress lines reach Observe as call-stage progress events, between the
+// call's start and its end, and that lines after the call returned are
+// dropped.
+func TestCompat11_ProgressIsACallStageEvent(t *testing.T) {
+	t.Parallel()
+	var late func(string)
+	slow := tools.Build(tools.Spec{
+		Name: "Slow", Description: "report progress", ReadOnly: tools.Always, Permission: tools.AllowSelf,
+		Schema: `{"type":"object"}`,
+		Run: func(_ context.Context, _ json.RawMessage, tc *tools.Context) (tools.Result, error) {
+			tc.Progress("1/2 halfway\nsecond line")
+			late = tc.Progress
+			return tools.Text("done"), nil
+		},
+	})
+	f := newFixture(t, slow)
+	f.run("Slow", `{}`)
+	late("after the end")
+	if got, want := f.rec.stages(), "lookup:ok schema:ok permission:allow pre_hook:skipped call:start call:progress call:ok capture:ok post_hook:skipped result:ok"; got != want {
+		t.Fatalf("stages\n got %s\nwant %s", got, want)
+	}
+	for _, e := range f.rec.evs {
+		if e.Outcome == OutcomeProgress && e.Detail != "1/2 halfway" {
+			t.Fatalf("progress detail %q, want its first line", e.Detail)
+		}
+	}
+}

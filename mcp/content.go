@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,15 +17,38 @@ type resultMeta struct {
 	Server  string `json:"mcpServer"`
 	Tool    string `json:"mcpTool"`
 	Omitted int    `json:"omittedBinary,omitempty"`
+	Images  int    `json:"images,omitempty"`
 }
 
-// convertResult turns a server's answer into text the model reads. Text
-// and text resources are kept; images, audio and binary resources become a
-// one-line note, since results are text. Structured content is added as JSON
+// Image limits: the media types both model APIs take, and a size well
+// within their per-image limits (Anthropic's is 5 MB), so one screenshot
+// cannot make the whole request fail.
+const maxImageBytes = 3_750_000
+
+var imageTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
+
+// imageRefused says why an image cannot go to the model, or "".
+func imageRefused(c *sdk.ImageContent) string {
+	switch {
+	case !slices.Contains(imageTypes, c.MIMEType):
+		return "the model takes PNG, JPEG, GIF and WebP images only"
+	case len(c.Data) == 0:
+		return "it is empty"
+	case len(c.Data) > maxImageBytes:
+		return fmt.Sprintf("it is over the %d-byte limit for an image", maxImageBytes)
+	}
+	return ""
+}
+
+// convertResult turns a server's answer into what the model reads. Text
+// and text resources are kept; images go to the model as images (each
+// with a line in the text saying where it stands); audio and binary
+// resources become a one-line note. Structured content is added as JSON
 // only when no text block came with it, because servers are asked to repeat
 // it as text and it should not appear twice.
 func convertResult(server, tool string, res *sdk.CallToolResult) tools.Result {
 	var parts []string
+	var images []tools.Image
 	meta := resultMeta{Server: server, Tool: tool}
 	hasText := false
 	for _, c := range res.Content {
@@ -33,8 +57,14 @@ func convertResult(server, tool string, res *sdk.CallToolResult) tools.Result {
 			hasText = true
 			parts = append(parts, c.Text)
 		case *sdk.ImageContent:
-			meta.Omitted++
-			parts = append(parts, fmt.Sprintf("[image (%s, %d bytes) returned by the tool; images are not shown]", orUnknown(c.MIMEType), len(c.Data)))
+			if why := imageRefused(c); why != "" {
+				meta.Omitted++
+				parts = append(parts, fmt.Sprintf("[image (%s, %d bytes) returned by the tool, not shown: %s]", orUnknown(c.MIMEType), len(c.Data), why))
+				continue
+			}
+			images = append(images, tools.Image{MediaType: c.MIMEType, Data: c.Data})
+			meta.Images++
+			parts = append(parts, fmt.Sprintf("[image %d (%s, %d bytes) attached]", len(images), c.MIMEType, len(c.Data)))
 		case *sdk.AudioContent:
 			meta.Omitted++
 			parts = append(parts, fmt.Sprintf("[audio (%s, %d bytes) returned by the tool; audio is not played]", orUnknown(c.MIMEType), len(c.Data)))
@@ -63,7 +93,7 @@ func convertResult(server, tool string, res *sdk.CallToolResult) tools.Result {
 	if text == "" {
 		text = "(the tool returned no content)"
 	}
-	out := tools.Result{Text: text, IsError: res.IsError}
+	out := tools.Result{Text: text, IsError: res.IsError, Images: images}
 	if b, err := json.Marshal(meta); err == nil {
 		out.Meta = b
 	}

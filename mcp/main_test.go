@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
@@ -72,10 +73,23 @@ func newTestServer() *sdk.Server {
 			return &sdk.CallToolResult{Content: []sdk.Content{
 				&sdk.TextContent{Text: "first"},
 				&sdk.ImageContent{Data: []byte("PNGDATA"), MIMEType: "image/png"},
+				&sdk.ImageContent{Data: []byte("<svg>"), MIMEType: "image/svg+xml"},
 				&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "file:///notes.txt", MIMEType: "text/plain", Text: "resource body"}},
 				&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "file:///blob.bin", Blob: []byte{1, 2, 3}}},
 				&sdk.ResourceLink{URI: "file:///linked.md", Name: "linked"},
 			}}, nil
+		})
+	s.AddTool(&sdk.Tool{Name: "slow", Description: "Report progress three times, then finish.", InputSchema: obj("")},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			token := req.Params.GetProgressToken()
+			if token == nil {
+				return text("no progress token"), nil
+			}
+			for i := 1; i <= 3; i++ {
+				_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: float64(i), Total: 3, Message: fmt.Sprintf("step %d", i)})
+				time.Sleep(300 * time.Millisecond) // past the client's spacing, so each one is passed on
+			}
+			return text(fmt.Sprintf("done with token %v", token)), nil
 		})
 	s.AddTool(&sdk.Tool{Name: "dotted.name", Description: "A name that needs sanitising.", InputSchema: obj("")},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return text("dotted"), nil })

@@ -83,6 +83,8 @@ type Manager struct {
 	ctx    context.Context // cancelled by Close, so starts in flight give up
 	cancel context.CancelFunc
 
+	progress progressRoutes
+
 	mu      sync.Mutex
 	servers map[string]*server
 	closed  bool
@@ -118,7 +120,8 @@ func NewManager(opts Options) *Manager {
 	}
 	m.client = sdk.NewClient(&sdk.Implementation{Name: "workbench", Version: version}, &sdk.ClientOptions{
 		// Workbench offers servers no roots, sampling or elicitation.
-		Capabilities: &sdk.ClientCapabilities{},
+		Capabilities:                &sdk.ClientCapabilities{},
+		ProgressNotificationHandler: m.progress.handle,
 	})
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	return m

@@ -19,7 +19,7 @@ func TestStdioServerToolsAreListedWithPrefixedNamesAndSchemas(t *testing.T) {
 	st := requireReady(t, m, "local")
 
 	want := []string{"mcp__local__echo", "mcp__local__env", "mcp__local__fail", "mcp__local__lookup",
-		"mcp__local__mixed", "mcp__local__dotted_name", "mcp__local__crash", "mcp__local__spawn"}
+		"mcp__local__mixed", "mcp__local__dotted_name", "mcp__local__crash", "mcp__local__spawn", "mcp__local__slow"}
 	if got := slices.Sorted(slices.Values(st.Tools)); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
 		t.Errorf("tools = %v, want %v", got, want)
 	}
@@ -82,8 +82,8 @@ func TestCallingStdioToolsTurnsContentIntoResults(t *testing.T) {
 		{"isError from the server marks an error result", "mcp__local__fail", `{}`, true, []string{"failed on purpose"}},
 		{"structured content alone is shown as JSON", "mcp__local__lookup", `{"key":"k1"}`, false, []string{`"value": "v-k1"`}},
 		{"a sanitised name still calls the server's tool", "mcp__local__dotted_name", `{}`, false, []string{"dotted"}},
-		{"images and binary become notes, resources text", "mcp__local__mixed", `{}`, false, []string{
-			"first", "[image (image/png, 7 bytes)", "[resource file:///notes.txt (text/plain)]\nresource body",
+		{"images are attached, binary becomes notes, resources text", "mcp__local__mixed", `{}`, false, []string{
+			"first", "[image 1 (image/png, 7 bytes) attached]", "[image (image/svg+xml, 5 bytes) returned by the tool, not shown: the model takes PNG", "[resource file:///notes.txt (text/plain)]\nresource body",
 			"file:///blob.bin (unknown type, 3 bytes of binary data", "[resource file:///linked.md linked]"}},
 	}
 	for _, c := range cases {

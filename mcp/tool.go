@@ -76,8 +76,12 @@ func (m *Manager) buildTool(server, prefix string, t *sdk.Tool) (tools.Tool, err
 		Name:        name,
 		Description: describeTool(server, t),
 		Schema:      string(schema),
-		Run: func(ctx context.Context, input json.RawMessage, _ *tools.Context) (tools.Result, error) {
-			return m.call(ctx, server, tool, input), nil
+		Run: func(ctx context.Context, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
+			var report func(string)
+			if tc != nil {
+				report = tc.Progress
+			}
+			return m.call(ctx, server, tool, input, report), nil
 		},
 	}
 	if t.Annotations != nil && t.Annotations.ReadOnlyHint {
@@ -119,7 +123,10 @@ func describeTool(server string, t *sdk.Tool) string {
 // call runs one tool on the server's current connection. Every failure is
 // an error result the model can read, naming the server, and a dead server
 // tells the person how to bring it back.
-func (m *Manager) call(ctx context.Context, server, tool string, input json.RawMessage) tools.Result {
+//
+// When report is set the request carries a progressToken, and the server's
+// progress notifications for it are passed to report.
+func (m *Manager) call(ctx context.Context, server, tool string, input json.RawMessage, report func(string)) tools.Result {
 	m.mu.Lock()
 	s := m.servers[server]
 	var c *conn
@@ -135,7 +142,13 @@ func (m *Manager) call(ctx context.Context, server, tool string, input json.RawM
 	if len(bytes.TrimSpace(input)) == 0 {
 		input = json.RawMessage("{}")
 	}
-	res, err := c.session.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: input})
+	params := &sdk.CallToolParams{Name: tool, Arguments: input}
+	token, done := m.progress.open(report)
+	defer done()
+	if token != "" {
+		params.SetProgressToken(token)
+	}
+	res, err := c.session.CallTool(ctx, params)
 	switch {
 	case err == nil:
 		return convertResult(server, tool, res)

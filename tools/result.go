@@ -20,9 +20,18 @@ type Result struct {
 	// Extra holds messages that follow the result in the conversation (a
 	// skill's instructions, say).
 	Extra []string
+	// Images are pictures for the model (an MCP tool's image content),
+	// sent beside Text in the tool result.
+	Images []Image
 	// Meta carries structured details for the UI and transcript (a diff, a
 	// task id); the model never sees it.
 	Meta json.RawMessage
+}
+
+// Image is one picture a tool returns: its media type and bytes.
+type Image struct {
+	MediaType string
+	Data      []byte
 }
 
 // Text builds a success result.

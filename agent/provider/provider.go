@@ -45,6 +45,16 @@ type Block struct {
 	// Content is the text of a tool result.
 	Content string `json:"content,omitempty"`
 	IsError bool   `json:"is_error,omitempty"`
+	// Images are pictures a tool result carries (an MCP server's image
+	// content), sent to the model as image blocks after Content.
+	Images []Image `json:"images,omitempty"`
+}
+
+// Image is one picture in a tool result: its media type ("image/png") and
+// its bytes, which each backend encodes as its API wants.
+type Image struct {
+	MediaType string `json:"media_type"`
+	Data      []byte `json:"data"`
 }
 
 // TextBlock returns a text block.

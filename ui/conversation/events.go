@@ -75,7 +75,7 @@ func (v *View) applyStage(st agent.StageEvent) bool {
 		t.input = st.Input
 		v.changed(i)
 		return true
-	case st.Stage == agent.StageCall && st.Outcome != agent.OutcomeStart:
+	case st.Stage == agent.StageCall && st.Outcome != agent.OutcomeStart && st.Outcome != agent.OutcomeProgress:
 		v.durations[st.CallID] = time.Duration(st.DurationUS) * time.Microsecond
 	}
 	return false

@@ -30,6 +30,9 @@ type call struct {
 	final  string        // the result stage's outcome
 
 	result *resultHead
+	// progress is the last progress line the running tool reported (an
+	// MCP server's notification, a command's output), shown under it.
+	progress string
 
 	// version changes with every change to what the call shows; the
 	// render cache is valid while version, width and selection match.
@@ -79,6 +82,13 @@ func (it *item) absorbs(ev agent.StageEvent) bool {
 
 func (c *call) add(ev agent.StageEvent) {
 	c.version++
+	if ev.Outcome == agent.OutcomeProgress {
+		// Progress is a note on the running call, not a stage.
+		if !c.done {
+			c.progress = ev.Detail
+		}
+		return
+	}
 	c.events = append(c.events, ev)
 	d := time.Duration(ev.DurationUS) * time.Microsecond
 	began := ev.Time.Add(-d)

@@ -434,3 +434,28 @@ func TestNarrowPanelWrapsLongStagesWithoutLosingTheRule(t *testing.T) {
 		}
 	}
 }
+
+func TestCompat11_ProgressShowsOnTheRunningCall(t *testing.T) {
+	t.Parallel()
+	p := New()
+	p.SetSize(60, 20)
+	at := feed(p, "c1", "mcp__docs__index", t0,
+		s(agent.StageLookup, agent.OutcomeOK, ms(1)),
+		s(agent.StageCall, agent.OutcomeStart, ms(1)),
+		s(agent.StageCall, agent.OutcomeProgress, ms(1), detail("3/10 indexing files", "")))
+	if v := plain(p.View()); !strings.Contains(v, "↳ 3/10 indexing files") {
+		t.Fatalf("the running call does not show its progress:\n%s", v)
+	}
+	feed(p, "c1", "mcp__docs__index", at,
+		s(agent.StageCall, agent.OutcomeProgress, ms(1), detail("7/10 indexing files", "")))
+	v := plain(p.View())
+	if !strings.Contains(v, "↳ 7/10") || strings.Contains(v, "3/10") {
+		t.Fatalf("only the latest progress line shows:\n%s", v)
+	}
+	feed(p, "c1", "mcp__docs__index", at.Add(ms(5)),
+		s(agent.StageCall, agent.OutcomeOK, ms(1)),
+		s(agent.StageResult, agent.OutcomeOK, ms(1)))
+	if v := plain(p.View()); strings.Contains(v, "↳") {
+		t.Fatalf("a finished call still shows progress:\n%s", v)
+	}
+}

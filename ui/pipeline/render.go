@@ -92,6 +92,10 @@ func (p *Panel) render(c *call, width int, sel bool) []piece {
 	for _, l := range wrap(items, max(inner-2, 1)) {
 		out = append(out, stagePad.then(l))
 	}
+	if c.progress != "" && !c.done {
+		line := "↳ " + cut(oneLine(c.progress), max(inner-4, 1))
+		out = append(out, stagePad.then(text(theme.Dim, line)))
+	}
 	return out
 }
 

@@ -538,3 +538,30 @@ func TestErrorsInOtherShapesKeepTheirStatusAndMessage(t *testing.T) {
 		})
 	}
 }
+
+// TestCompat11_ToolResultImagesAreImageBlocks checks that an image a tool
+// returned is sent inside its tool_result as a base64 image block.
+func TestCompat11_ToolResultImagesAreImageBlocks(t *testing.T) {
+	t.Parallel()
+	srv := replay.New(t, replay.Response{File: "testdata/text.sse"})
+	p := newProvider(t, srv.URL)
+	res := provider.ToolResultBlock("toolu_1", "[image 1 (image/png, 4 bytes) attached]", false)
+	res.Images = []provider.Image{{MediaType: "image/png", Data: []byte("\x89PNG")}}
+	s, err := p.Stream(context.Background(), provider.Request{Messages: []provider.Message{
+		userText("shoot"),
+		{Role: provider.RoleAssistant, Blocks: []provider.Block{provider.ToolUseBlock("toolu_1", "mcp__s__shot", nil)}},
+		{Role: provider.RoleUser, Blocks: []provider.Block{res}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provider.Collect(s); err != nil {
+		t.Fatal(err)
+	}
+	msgs := body(t, srv.Requests()[0])["messages"].([]any)
+	got, _ := json.Marshal(msgs[2].(map[string]any)["content"].([]any)[0].(map[string]any)["content"])
+	want := `[{"text":"[image 1 (image/png, 4 bytes) attached]","type":"text"},{"source":{"data":"iVBORw==","media_type":"image/png","type":"base64"},"type":"image"}]`
+	if string(got) != want {
+		t.Fatalf("tool_result content\n got %s\nwant %s", got, want)
+	}
+}

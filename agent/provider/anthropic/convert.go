@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 
@@ -85,6 +86,10 @@ func contentBlocks(m provider.Message, i int) ([]sdk.ContentBlockParamUnion, err
 			// block would be refused.
 			if b.Content != "" {
 				r.Content = []sdk.ToolResultBlockParamContentUnion{{OfText: &sdk.TextBlockParam{Text: b.Content}}}
+			}
+			for _, img := range b.Images {
+				src := sdk.NewImageBlockBase64(img.MediaType, base64.StdEncoding.EncodeToString(img.Data)).OfImage
+				r.Content = append(r.Content, sdk.ToolResultBlockParamContentUnion{OfImage: src})
 			}
 			out = append(out, sdk.ContentBlockParamUnion{OfToolResult: &r})
 		default:

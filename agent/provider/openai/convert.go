@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -71,9 +72,14 @@ func (p *Provider) params(req provider.Request) (sdk.ChatCompletionNewParams, er
 // userMessages splits a user turn the way Chat Completions wants it: each
 // tool result is a "tool" message, and they must come right after the
 // assistant message that made the calls, so any text follows them.
+//
+// A tool message holds text only, so the images of tool results follow in
+// that user message as image parts (data URLs), each after a line naming
+// the call it came from.
 func userMessages(m provider.Message) []sdk.ChatCompletionMessageParamUnion {
 	var out []sdk.ChatCompletionMessageParamUnion
 	var text []string
+	var images []sdk.ChatCompletionContentPartUnionParam
 	for _, b := range m.Blocks {
 		switch b.Type {
 		case provider.BlockToolResult:
@@ -82,6 +88,14 @@ func userMessages(m provider.Message) []sdk.ChatCompletionMessageParamUnion {
 			if b.IsError {
 				content = "Error: " + content
 			}
+			if len(b.Images) > 0 {
+				content += fmt.Sprintf("\n[%d image(s) of this result follow in the next user message]", len(b.Images))
+				images = append(images, sdk.TextContentPart(fmt.Sprintf("Images returned by tool call %s:", b.ToolUseID)))
+				for _, img := range b.Images {
+					url := "data:" + img.MediaType + ";base64," + base64.StdEncoding.EncodeToString(img.Data)
+					images = append(images, sdk.ImageContentPart(sdk.ChatCompletionContentPartImageImageURLParam{URL: url}))
+				}
+			}
 			out = append(out, sdk.ToolMessage(content, b.ToolUseID))
 		case provider.BlockText:
 			if b.Text != "" {
@@ -89,7 +103,14 @@ func userMessages(m provider.Message) []sdk.ChatCompletionMessageParamUnion {
 			}
 		}
 	}
-	if len(text) > 0 {
+	switch {
+	case len(images) > 0:
+		parts := images
+		if len(text) > 0 {
+			parts = append(parts, sdk.TextContentPart(strings.Join(text, "\n\n")))
+		}
+		out = append(out, sdk.UserMessage(parts))
+	case len(text) > 0:
 		out = append(out, sdk.UserMessage(strings.Join(text, "\n\n")))
 	}
 	return out

@@ -523,3 +523,32 @@ func TestErrorsInOtherShapesKeepTheirStatusAndMessage(t *testing.T) {
 		})
 	}
 }
+
+// TestCompat11_ToolResultImagesFollowAsImageParts checks that, since a tool
+// message holds text only, a tool result's image follows in a user message
+// as a data URL naming the call.
+func TestCompat11_ToolResultImagesFollowAsImageParts(t *testing.T) {
+	t.Parallel()
+	srv := replay.New(t, replay.Response{File: "testdata/text.sse"})
+	p := newProvider(t, srv.URL)
+	res := provider.ToolResultBlock("call_1", "[image 1 (image/png, 4 bytes) attached]", false)
+	res.Images = []provider.Image{{MediaType: "image/png", Data: []byte("\x89PNG")}}
+	s, err := p.Stream(context.Background(), provider.Request{Messages: []provider.Message{
+		userText("shoot"),
+		{Role: provider.RoleAssistant, Blocks: []provider.Block{provider.ToolUseBlock("call_1", "mcp__s__shot", nil)}},
+		{Role: provider.RoleUser, Blocks: []provider.Block{res, provider.TextBlock("and then?")}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provider.Collect(s); err != nil {
+		t.Fatal(err)
+	}
+	msgs := body(t, srv.Requests()[0])["messages"].([]any)
+	got, _ := json.Marshal(msgs[len(msgs)-2:])
+	want := `[{"content":"[image 1 (image/png, 4 bytes) attached]\n[1 image(s) of this result follow in the next user message]","role":"tool","tool_call_id":"call_1"},` +
+		`{"content":[{"text":"Images returned by tool call call_1:","type":"text"},{"image_url":{"url":"data:image/png;base64,iVBORw=="},"type":"image_url"},{"text":"and then?","type":"text"}],"role":"user"}]`
+	if string(got) != want {
+		t.Fatalf("messages\n got %s\nwant %s", got, want)
+	}
+}
