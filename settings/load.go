@@ -67,8 +67,9 @@ type SourcedRule struct {
 	Source string
 }
 
-// Load reads the layers of a project: user, .claude project and local
-// (unless noClaude), .workbench project and local, then the --settings file.
+// Load reads the layers of a project: ~/.claude/settings.json (unless
+// noClaude), the Workbench user file, .claude project and local (unless
+// noClaude), .workbench project and local, then the --settings file.
 func Load(projectDir string, p Paths, noClaude bool) (*Settings, error) {
 	type candidate struct {
 		path   string
