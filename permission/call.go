@@ -98,6 +98,9 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 			w.a.anyProgram = true
 		}
 	}
+	if setsVariables(unwrapped) {
+		w.a.envTaint = true
+	}
 	ok, all = d, d
 	if len(unwrapped) > 0 {
 		switch path.Base(unwrapped[0]) {
@@ -194,6 +197,38 @@ func (w *walker) findCommands(args []string, p part, d dirs) {
 			}
 		}
 	}
+}
+
+// setsVariables reports whether a builtin assigns a variable that is not
+// shell-local (`read PAGER`, `printf -v GIT_DIR`, `getopts o PATH`), which
+// changes what later commands see in their environment.
+func setsVariables(vals []string) bool {
+	if len(vals) < 2 {
+		return false
+	}
+	switch vals[0] {
+	case "read":
+		for i := 1; i < len(vals); i++ {
+			v := vals[i]
+			if strings.HasPrefix(v, "-") {
+				if strings.ContainsAny(v[len(v)-1:], "adinpstu") {
+					if strings.HasSuffix(v, "a") && i+1 < len(vals) && !shellLocal(vals[i+1]) {
+						return true
+					}
+					i++ // the option's value
+				}
+				continue
+			}
+			if !shellLocal(v) {
+				return true
+			}
+		}
+	case "printf":
+		return vals[1] == "-v" && len(vals) > 2 && !shellLocal(vals[2])
+	case "getopts":
+		return len(vals) > 2 && !shellLocal(vals[2])
+	}
+	return false
 }
 
 // cd returns where `cd ARGS` run in d goes when it succeeds. A relative

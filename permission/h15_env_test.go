@@ -108,3 +108,33 @@ func TestInertPrefixList(t *testing.T) {
 		}
 	}
 }
+
+// Variables set by loops and builtins reach later commands' environments
+// as surely as assignments do.
+func TestH15_VariablesSetByBuiltinsKeepAllowRulesFromMatching(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	p := newPolicy(t, []string{root}, rules{allow: []string{"Bash(git log:*)", "Bash(read:*)", "Bash(printf:*)", "Bash(getopts:*)", "Bash(echo:*)"}})
+	for _, s := range []string{
+		`for PAGER in 'sh -c evil'; do git log; done`,
+		`read -r PAGER <<< 'sh -c evil'; git log`,
+		`read -p prompt GIT_DIR < /dev/null; git log`,
+		`printf -v PAGER %s evil; git log`,
+		`getopts o GIT_DIR; git log`,
+		`for IFS in /; do echo $x; done`,
+		`read IFS < f; echo $x`,
+	} {
+		req := bash(s)
+		req.WorkDir = root
+		if d := p.Evaluate(req); d.Behavior != Ask {
+			t.Errorf("%s: got %s by %q, want ask", s, d.Behavior, d.Rule)
+		}
+	}
+	for _, s := range []string{`for f in a b; do git log "$f"; done`, `read -r line < f; echo "$line"`, `printf -v out %s x; echo "$out"`} {
+		req := bash(s)
+		req.WorkDir = root
+		if d := p.Evaluate(req); d.Behavior != Allow {
+			t.Errorf("%s: got %s by %q (%s), want allow", s, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}

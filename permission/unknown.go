@@ -92,9 +92,13 @@ func (s *unknownScan) walk(n syntax.Node, ints map[string]bool) {
 			return false
 		}
 		switch n := n.(type) {
+		case *syntax.WordIter:
+			if n.Name != nil && n.Name.Value == "IFS" {
+				s.flag(whyIFS)
+			}
 		case nil, *syntax.File, *syntax.Comment, *syntax.Stmt, *syntax.Redirect, *syntax.CallExpr,
 			*syntax.Subshell, *syntax.Block, *syntax.IfClause, *syntax.WhileClause,
-			*syntax.WordIter, *syntax.BinaryCmd, *syntax.FuncDecl, *syntax.Word, *syntax.Lit,
+			*syntax.BinaryCmd, *syntax.FuncDecl, *syntax.Word, *syntax.Lit,
 			*syntax.SglQuoted, *syntax.DblQuoted, *syntax.CmdSubst, *syntax.CaseClause,
 			*syntax.CaseItem, *syntax.ArrayExpr, *syntax.ProcSubst, *syntax.TimeClause,
 			*syntax.CoprocClause, *syntax.ParenTest, *syntax.BraceExp:

@@ -249,6 +249,9 @@ func (w *walker) walkCmd(cmd syntax.Command, in dirs) (ok, all dirs) {
 		w.walkStmts(c.Do, start)
 		return start, start
 	case *syntax.ForClause:
+		if it, ok := c.Loop.(*syntax.WordIter); ok && !shellLocal(it.Name.Value) {
+			w.a.envTaint = true // `for PAGER in ...` sets an exported variable
+		}
 		start := loopStart(c, in)
 		w.nested(c.Loop, in)
 		w.walkStmts(c.Do, start)
