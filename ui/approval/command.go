@@ -45,15 +45,21 @@ func commandParts(commands []string, covered func(string) bool) []commandPart {
 type commandReview struct {
 	commands    []string
 	parts       []commandPart
+	writes      []string // files the redirections write (fileWrites)
 	description string
 	background  bool
 	unsandboxed bool
 }
 
 func newCommandReview(req agent.ApprovalRequest, t permission.Target, opts Options) commandReview {
+	var writes []string
+	for _, c := range t.Commands {
+		writes = append(writes, fileWrites(c)...)
+	}
 	return commandReview{
 		commands:    t.Commands,
 		parts:       commandParts(t.Commands, opts.Covered),
+		writes:      writes,
 		description: inputString(req.Input, "description"),
 		background:  inputBool(req.Input, "run_in_background"),
 		unsandboxed: inputBool(req.Input, "dangerouslyDisableSandbox"),
@@ -145,8 +151,20 @@ func (c commandReview) countLine() string {
 			need++
 		}
 	}
-	return theme.Bold.Render(fmt.Sprintf("%d %s; %d %s approval",
-		len(c.parts), plural(len(c.parts), "command", "commands"), need, plural(need, "needs", "need")))
+	line := fmt.Sprintf("%d %s; %d %s approval",
+		len(c.parts), plural(len(c.parts), "command", "commands"), need, plural(need, "needs", "need"))
+	if n := len(c.writes); n > 0 {
+		line += fmt.Sprintf("; %d %s written", n, plural(n, "file", "files"))
+	}
+	return theme.Bold.Render(line)
+}
+
+// writeKey is the pin key of the i-th file a redirection writes.
+func writeKey(i int) string { return fmt.Sprintf("write %d", i) }
+
+// writeLine is a written file on one line, as pinned.
+func writeLine(target string, width int) string {
+	return truncate(theme.Warn.Render("✎ ")+theme.Dim.Render("writes ")+theme.Bold.Render(oneLine(target)), width)
 }
 
 func (c commandReview) pins(width int) pinned {
@@ -168,7 +186,17 @@ func (c commandReview) pins(width int) pinned {
 				full:  listedPart(part.text, width)})
 		}
 	}
+	for i, target := range c.writes {
+		line := writeLine(target, width)
+		p.items = append(p.items, pin{key: writeKey(i), lines: []string{line},
+			full: wrapText("✎ writes "+target, width)})
+	}
 	return p
+}
+
+// oneLine shows text on one line, its line breaks as ↵.
+func oneLine(s string) string {
+	return strings.Join(splitLines(visible(s)), " ↵ ")
 }
 
 // pinnedPart is a part on one line: its line breaks shown as ↵, cut with
@@ -247,6 +275,13 @@ func (c commandReview) render(width int, sh shape) body {
 				b.anchor(partKey(i), from, len(b.lines))
 			}
 		}
+		for i, target := range c.writes {
+			from := len(b.lines)
+			for _, l := range wrapText("✎ writes "+target, width) {
+				add(theme.Warn.Render(l))
+			}
+			b.anchor(writeKey(i), from, len(b.lines))
+		}
 	}
 	if c.broken() {
 		add("")
@@ -262,7 +297,7 @@ func (c commandReview) render(width int, sh shape) body {
 // pins leave out), or when a pinned line cannot show a part whole (cut, or
 // on several lines).
 func (c commandReview) listParts(width int, sh shape) bool {
-	if c.broken() || len(c.parts) == 0 {
+	if c.broken() || len(c.parts)+len(c.writes) == 0 {
 		return false
 	}
 	if sh.repeat {

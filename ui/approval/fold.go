@@ -191,3 +191,46 @@ func literal(w *syntax.Word) (string, bool) {
 	}
 	return b.String(), true
 }
+
+// fileWrites lists the files a command's redirections write, as written
+// (`~/.bashrc`, `"$f"`), each once: the parts rules see leave redirections
+// out, so `cat > ~/.bashrc <<EOF` would read as just `cat`. /dev/null is
+// left out, and so are duplications onto a descriptor (`>&2`). Only what
+// the parser sees at the top level is listed; a `bash -c` string is one
+// word to it.
+func fileWrites(cmd string) []string {
+	f, err := syntax.NewParser().Parse(strings.NewReader(cmd), "")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		r, ok := n.(*syntax.Redirect)
+		if !ok || r.Word == nil {
+			return true
+		}
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.DplOut:
+		default:
+			return true
+		}
+		var b strings.Builder
+		if syntax.NewPrinter().Print(&b, r.Word) != nil {
+			return true
+		}
+		target := b.String()
+		if lit, ok := literal(r.Word); ok {
+			target = lit
+		}
+		if r.Op == syntax.DplOut && (target == "-" || strings.Trim(target, "0123456789") == "") {
+			return true
+		}
+		if target != "/dev/null" && !seen[target] {
+			seen[target] = true
+			out = append(out, target)
+		}
+		return true
+	})
+	return out
+}

@@ -351,3 +351,40 @@ func TestAShellToolsRestatementIsNotShown(t *testing.T) {
 		t.Errorf("a hook's message is not kept on its own lines' terms:\n%s", view)
 	}
 }
+
+// The parts rules see leave redirections out, so the files they write are
+// pinned beside the parts.
+func TestRedirectedWritesArePinned(t *testing.T) {
+	t.Parallel()
+	var doc strings.Builder
+	for i := range 80 {
+		fmt.Fprintf(&doc, "alias ls='rm -rf ~' # %d\n", i)
+	}
+	tests := []struct {
+		name, cmd string
+		want      []string
+		count     string
+	}{
+		{"a here-document into a dotfile", "cat > ~/.bashrc <<'EOF'\n" + doc.String() + "EOF",
+			[]string{"✎ writes ~/.bashrc"}, "1 command; 1 needs approval; 1 file written"},
+		{"appends and clobbers, each once", `echo a >> log.txt; echo b >| "out file"; echo c >> log.txt`,
+			[]string{"✎ writes log.txt", "✎ writes out file"}, "3 commands; 3 need approval; 2 files written"},
+		{"a target known only at run time is shown as written", `echo x > "$LOG"`,
+			[]string{`✎ writes "$LOG"`}, "1 file written"},
+		{"descriptors and /dev/null write no file", "make 2>&1 >/dev/null | tee >&2", nil, "2 commands; 2 need approval"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			view := screen(t, ready(t, bash(tt.cmd), Options{}).View(80, 24), 80, 24)
+			for _, w := range append(tt.want, tt.count) {
+				if !strings.Contains(view, w) {
+					t.Errorf("the dialog lacks %q:\n%s", w, view)
+				}
+			}
+			if tt.want == nil && strings.Contains(view, "writes") {
+				t.Errorf("a write is pinned:\n%s", view)
+			}
+		})
+	}
+}
