@@ -179,6 +179,7 @@ func (c commandReview) pins(width int) pinned {
 			p.all = "The whole command (it does not parse as shell)"
 			p.items = append(p.items, pin{key: partKey(i), partial: true,
 				lines: []string{pinnedPart(part.text, width)},
+				wait:  theme.Warn.Render(truncate("⋯ all of it is below · y/s/a wait: scroll or p", width)),
 				full:  c.commandLines(c.commands[part.line], width, true).lines})
 		case !part.covered:
 			p.items = append(p.items, pin{key: partKey(i),

@@ -21,8 +21,19 @@ type pin struct {
 	full []string
 	// partial is set when lines do not show the whole pin (a command that
 	// does not parse has no parts to show): it counts as seen only once
-	// its place in the body has been on screen.
+	// its place in the body has been on screen, and until then wait, a
+	// line saying so, follows it.
 	partial bool
+	wait    string
+}
+
+// pinLines are the lines a pin takes in the fixed part now: its own and,
+// while a partial pin is unseen, the line saying the approve keys wait.
+func (d *Dialog) pinLines(it pin) []string {
+	if it.partial && it.wait != "" && !d.seen[it.key] {
+		return append(append([]string{}, it.lines...), it.wait)
+	}
+	return it.lines
 }
 
 // pinned is the fixed part of a review: lines before the pins (a count),
@@ -38,10 +49,10 @@ type pinned struct {
 }
 
 // itemLines is how many rows the pins take when all are shown.
-func (p pinned) itemLines() int {
+func (d *Dialog) itemLines(p pinned) int {
 	n := 0
 	for _, it := range p.items {
-		n += len(it.lines)
+		n += len(d.pinLines(it))
 	}
 	return n
 }
@@ -79,9 +90,9 @@ type shape struct {
 // for each pin, whether it is shown whole.
 func (d *Dialog) fitPins(p pinned, w, rows int) (lines []string, whole []bool) {
 	whole = make([]bool, len(p.items))
-	if p.itemLines() <= rows {
+	if d.itemLines(p) <= rows {
 		for i, it := range p.items {
-			lines = append(lines, it.lines...)
+			lines = append(lines, d.pinLines(it)...)
 			whole[i] = !it.partial
 		}
 		return lines, whole
@@ -89,10 +100,10 @@ func (d *Dialog) fitPins(p pinned, w, rows int) (lines []string, whole []bool) {
 	shown := 0
 	for i, it := range p.items {
 		more := d.moreLines(p, len(p.items)-i-1, 0, w)
-		if len(lines)+len(it.lines)+len(more) > rows {
+		if len(lines)+len(d.pinLines(it))+len(more) > rows {
 			break
 		}
-		lines = append(lines, it.lines...)
+		lines = append(lines, d.pinLines(it)...)
 		whole[i] = !it.partial
 		shown++
 	}

@@ -388,3 +388,44 @@ func TestRedirectedWritesArePinned(t *testing.T) {
 		})
 	}
 }
+
+// A command that does not parse has no parts to pin: all of it is what is
+// asked about, so when it does not fit the approve keys wait for all of it.
+func TestACommandThatDoesNotParseWaitsToBeReadWhole(t *testing.T) {
+	t.Parallel()
+	cmd := "echo 'open\n" + strings.Repeat("filler line\n", 40) + "rm -rf ~"
+	d := ready(t, bash(cmd), Options{})
+	view := screen(t, d.View(80, 24), 80, 24)
+	if !strings.Contains(view, "all of it is below · y/s/a wait") {
+		t.Fatalf("the dialog does not say the keys wait:\n%s", view)
+	}
+	if a := keys(d, "y"); a.Done {
+		t.Fatal("y approved a command that does not parse before it was read")
+	}
+	for i := 0; i < 100 && strings.Contains(view, "y/s/a wait"); i++ {
+		keys(d, "pgdown")
+		view = screen(t, d.View(80, 24), 80, 24)
+	}
+	if a := keys(d, "y"); !a.Done {
+		t.Errorf("y after reading it all did nothing:\n%s", view)
+	}
+	short := ready(t, bash("echo 'open"), Options{})
+	if v := screen(t, short.View(80, 24), 80, 24); strings.Contains(v, "wait") {
+		t.Errorf("a short one that is on screen whole says the keys wait:\n%s", v)
+	}
+}
+
+// The title leaves room for the queue position and still counts what it
+// leaves out.
+func TestTitleMakesRoomForTheQueuePosition(t *testing.T) {
+	t.Parallel()
+	forty, _ := fortyParts()
+	q := &Queue{}
+	d := ready(t, bash(forty), Options{})
+	q.Add(d)
+	q.Add(ready(t, bash("ls"), Options{}))
+	first := strings.Split(screen(t, q.View(80, 24), 80, 24), "\n")[1]
+	if !strings.Contains(first, "more · 660 characters") || !strings.Contains(first, "1 of 2") || strings.Contains(first, "…") {
+		t.Errorf("title line = %q", first)
+	}
+}

@@ -47,6 +47,33 @@ func innerWidth(width int) int {
 // the screen: the body height, for paging, and the pins seen, which the
 // approve keys wait for.
 func (d *Dialog) View(width, height int) string {
+	before := d.waitState()
+	view := d.layout(width, height)
+	if d.waitState() != before {
+		// What this frame showed changed what the dialog says about
+		// waiting (a first frame that shows everything): lay it out again,
+		// so the screen never says the keys wait when they do not.
+		view = d.layout(width, height)
+	}
+	return view
+}
+
+// waitState is what the dialog's text about waiting depends on.
+func (d *Dialog) waitState() [3]int {
+	state := [3]int{d.unseen(), 0, 0}
+	if d.waitingFor(choiceSession) {
+		state[1] = 1
+	}
+	for _, it := range d.pins.items {
+		if it.partial && d.seen[it.key] {
+			state[2]++
+		}
+	}
+	return state
+}
+
+// layout draws the dialog once and records what it showed.
+func (d *Dialog) layout(width, height int) string {
 	w := innerWidth(width)
 	rows := max(1, height-dialogBorderRows)
 	d.pins, d.drawnW = d.body.pins(w), w
@@ -63,7 +90,7 @@ func (d *Dialog) View(width, height int) string {
 	fixed := func() int {
 		return len(head) + len(reason) + len(msg) + len(pins.head) + len(pins.tail) + len(foot) + gaps
 	}
-	items := pins.itemLines()
+	items := d.itemLines(pins)
 	bodyNeed := min(minBodyRows, len(d.bodyFor(w, false, nil).lines))
 	for rows-fixed()-items < bodyNeed && len(msg) > 0 {
 		msg = msg[:len(msg)-1]
@@ -192,7 +219,11 @@ func frame(lines []string, w, rows int) string {
 
 // header is the title line, with the queue position at the right.
 func (d *Dialog) header(w int) []string {
-	lines := []string{titleLine(d.title(w), d.place, d.total, w)}
+	titleW := w
+	if d.total > 1 {
+		titleW -= len(fmt.Sprintf(" %d of %d", d.place, d.total))
+	}
+	lines := []string{titleLine(d.title(max(1, titleW)), d.place, d.total, w)}
 	if d.req.Agent != "" {
 		lines = append(lines, theme.Warn.Render(truncate(visible("Asked by the subagent "+d.req.Agent), w)))
 	}
