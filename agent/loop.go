@@ -28,7 +28,9 @@ func (s *Session) Prompt(ctx context.Context, text string) Outcome {
 		ctx, cancel = context.WithTimeout(ctx, s.cfg.MaxDuration)
 		defer cancel()
 	}
+	s.beforePrompt(ctx, text)
 	out := s.prompt(ctx, text)
+	s.afterPrompt(ctx)
 	out.SessionID = s.id
 	out.Usage = s.Usage()
 	s.record(EntryOutcome, out)

@@ -51,6 +51,10 @@ type Pipeline struct {
 	// OnGrant is told of every rule a person allows for the session, so a
 	// resumed session keeps it.
 	OnGrant func(rule string)
+	// BeforeCall runs right before a tool is called, with the input it
+	// will really run (after hooks and approval): rewind checkpoints the
+	// workspace here before calls that can change files.
+	BeforeCall func(ctx context.Context, call Call)
 	// Sandbox, when set, adjusts decisions for the sandbox and says where
 	// each call's process runs (H16).
 	Sandbox SandboxPolicy

@@ -88,6 +88,9 @@ func (r *run) invoke(tc *tools.Context) (res tools.Result) {
 			r.emit(StageCall, OutcomePanic, fmt.Sprint(v), "", t0)
 		}
 	}()
+	if r.p.BeforeCall != nil {
+		r.p.BeforeCall(r.ctx, Call{ID: r.call.ID, Name: r.call.Name, Input: r.input})
+	}
 	res, err := r.tool.Call(r.ctx, r.input, tc)
 	if err != nil {
 		res = tools.Error("Error: " + err.Error())

@@ -48,7 +48,7 @@ func LoadSession(root, id string) (*Restored, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
-	for _, e := range entries {
+	for i, e := range entries {
 		switch e.Type {
 		case EntrySession:
 			var v struct {
@@ -58,18 +58,8 @@ func LoadSession(root, id string) (*Restored, error) {
 			if r.Cwd == "" {
 				r.Cwd = v.Cwd
 			}
-		case EntryMessage:
-			var m provider.Message
-			if json.Unmarshal(e.Data, &m) == nil {
-				r.History = append(r.History, m)
-			}
-		case EntryClear:
-			r.History = nil
-		case EntryCompact:
-			var c compactRecord
-			if json.Unmarshal(e.Data, &c) == nil {
-				r.History = restoreCompaction(r.History, c)
-			}
+		case EntryMessage, EntryClear, EntryCompact, EntryRewind:
+			r.History = replayHistory(r.History, entries, i)
 		case EntryGrant:
 			var v struct {
 				Rule string `json:"rule"`

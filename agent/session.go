@@ -46,6 +46,12 @@ type Config struct {
 	// empty. It is re-shown after tool turns when the list went untouched
 	// for a while (see todoReminderEvery).
 	TodoReminder func() string
+	// BeforePrompt, when set, runs before each prompt of the person and
+	// returns the prompt's checkpoint number (0: none was taken), which the
+	// transcript marks so the conversation can be rewound to it; AfterPrompt
+	// runs when the prompt's run ended. Rewind's checkpoints hang here.
+	BeforePrompt func(ctx context.Context, text string) int
+	AfterPrompt  func(ctx context.Context)
 	// ContextWindow is the model's context window in tokens; 0 looks the
 	// model up in the table of known models (ContextWindow). Without a
 	// window there is no automatic compaction, only /compact and the

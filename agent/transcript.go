@@ -54,12 +54,50 @@ type Transcript struct {
 }
 
 // OpenTranscript opens (or creates, mode 0600) a transcript for appending.
+// A last entry cut short by a crash is cut off first: appended to, it would
+// turn into a broken line in the middle that no later read gets past.
 func OpenTranscript(path string) (*Transcript, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("opening transcript: %w", err)
 	}
+	if err := dropPartialEntry(path); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("opening transcript: %w", err)
+	}
 	return &Transcript{f: f, w: bufio.NewWriterSize(f, 64<<10), path: path}, nil
+}
+
+// dropPartialEntry truncates a transcript that does not end in a newline
+// to its last whole entry.
+func dropPartialEntry(path string) error {
+	r, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	st, err := r.Stat()
+	if err != nil || st.Size() == 0 {
+		return err
+	}
+	last := make([]byte, 1)
+	if _, err := r.ReadAt(last, st.Size()-1); err != nil || last[0] == '\n' {
+		return err
+	}
+	// Read back in blocks to the last newline.
+	const block = 64 << 10
+	for end := st.Size(); end > 0; {
+		start := max(end-block, 0)
+		buf := make([]byte, end-start)
+		if _, err := r.ReadAt(buf, start); err != nil {
+			return err
+		}
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			return os.Truncate(path, start+int64(i)+1)
+		}
+		end = start
+	}
+	return os.Truncate(path, 0)
 }
 
 // Path is where the transcript lives, for hooks (transcript_path).
