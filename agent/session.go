@@ -113,6 +113,18 @@ func (s *Session) History() []provider.Message {
 	return append([]provider.Message(nil), s.history...)
 }
 
+// historyView is the conversation as a request carries it: the session's
+// own messages, not a copy, capped so that appending to it cannot write
+// into the session's array. Messages are never changed in place (they are
+// appended, or the history is replaced whole), so the view stays what it
+// was; a copy per turn made a long session's memory grow with the square
+// of its length wherever a request was kept.
+func (s *Session) historyView() []provider.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.history[:len(s.history):len(s.history)]
+}
+
 // Usage returns the tokens used so far.
 func (s *Session) Usage() provider.Usage {
 	s.mu.Lock()

@@ -14,11 +14,15 @@ type Registry struct {
 	mu     sync.RWMutex
 	order  []string
 	byName map[string]Tool
+	// entries caches each tool's schema entry, built once when the tool is
+	// added: a long session asks for the list every turn, and rebuilding
+	// the descriptions each time made every request carry copies of them.
+	entries map[string]SchemaEntry
 }
 
 // NewRegistry registers tools in order.
 func NewRegistry(ts ...Tool) *Registry {
-	r := &Registry{byName: map[string]Tool{}}
+	r := &Registry{byName: map[string]Tool{}, entries: map[string]SchemaEntry{}}
 	for _, t := range ts {
 		r.Add(t)
 	}
@@ -34,6 +38,11 @@ func (r *Registry) Add(t Tool) {
 		r.order = append(r.order, t.Name())
 	}
 	r.byName[t.Name()] = t
+	desc := t.Description()
+	if p := t.Prompt(); p != "" {
+		desc += "\n\n" + p
+	}
+	r.entries[t.Name()] = SchemaEntry{Name: t.Name(), Description: desc, InputSchema: t.Schema().JSON()}
 }
 
 // Get finds a tool by name for execution.
@@ -80,12 +89,7 @@ func (r *Registry) Schemas(hidden func(name string) bool) []SchemaEntry {
 		if hidden != nil && hidden(n) {
 			continue
 		}
-		t := r.byName[n]
-		desc := t.Description()
-		if p := t.Prompt(); p != "" {
-			desc += "\n\n" + p
-		}
-		out = append(out, SchemaEntry{Name: n, Description: desc, InputSchema: t.Schema().JSON()})
+		out = append(out, r.entries[n])
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/seed92b641c3/workbench/permission"
@@ -136,7 +137,9 @@ func runRead(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 		return tools.Error(fmt.Sprintf("%s is not a regular file (a device, pipe or socket); Read only reads files.", display)), nil
 	}
 
-	br := bufio.NewReaderSize(f, readBuffer)
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(f)
+	defer func() { br.Reset(nil); readers.Put(br) }()
 	head, err := br.Peek(binarySniff)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return tools.Error(fmt.Sprintf("Cannot read %s: %v", display, err)), nil
@@ -166,6 +169,11 @@ func runRead(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 	}
 	return res, nil
 }
+
+// readers keeps Read's buffers between calls: a session reads files
+// thousands of times, and a fresh 64 KiB buffer each time was most of what
+// a long session allocated.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBuffer) }}
 
 // page is one window of a file, formatted for the model.
 type page struct {
