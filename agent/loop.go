@@ -182,7 +182,7 @@ func (s *Session) drainNotifications() []provider.Block {
 	for _, n := range s.cfg.Notifier.Drain() {
 		s.record(EntryNotice, n)
 		s.cfg.Publish(Event{Kind: EventNotification, Text: n.Text})
-		out = append(out, provider.TextBlock(n.Text))
+		out = append(out, provider.TextBlock(stampNotification(n.Text, s.cfg.Nonce)))
 	}
 	return out
 }

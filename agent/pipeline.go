@@ -58,6 +58,9 @@ type Pipeline struct {
 	// Sandbox, when set, adjusts decisions for the sandbox and says where
 	// each call's process runs (H16).
 	Sandbox SandboxPolicy
+	// Nonce marks the session's own notices in tool results (set by
+	// NewSession from Config.Nonce when empty).
+	Nonce string
 }
 
 // Call is one tool call as the model (or a person) asked for it.
@@ -263,7 +266,7 @@ func (r *run) toolContext() *tools.Context {
 	tc := &tools.Context{
 		WorkDir: p.WorkDir, SessionID: p.SessionID, CallID: r.call.ID, Tool: r.call.Name,
 		InputDigest: r.digest, MaxOutput: p.MaxOutput, SpillDir: p.SpillDir, Env: p.Env,
-		OnSpill: p.OnSpill,
+		OnSpill: p.OnSpill, Nonce: p.Nonce,
 	}
 	if p.Policy != nil {
 		tc.Paths = p.Policy

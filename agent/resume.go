@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seed92b641c3/workbench/agent/provider"
+	"github.com/seed92b641c3/workbench/permission"
 )
 
 // Restored is what a transcript gives back to a resumed session: the
@@ -20,8 +21,13 @@ type Restored struct {
 	Dir     SessionDir
 	Cwd     string
 	History []provider.Message
-	Grants  []string
+	// grants are the rules granted during the recorded session; see
+	// GrantsFor, the only way to them.
+	grants  []string
 	Unlocks []string
+	// Nonce marks the recorded session's own notices; the resumed session
+	// keeps it, so they still read as genuine (see Config.Nonce).
+	Nonce string
 	// Truncated reports that the transcript ended in a partial entry (a
 	// crash mid-write); everything before it was restored.
 	Truncated bool
@@ -65,7 +71,14 @@ func LoadSession(root, id string) (*Restored, error) {
 				Rule string `json:"rule"`
 			}
 			if json.Unmarshal(e.Data, &v) == nil && v.Rule != "" {
-				r.Grants = append(r.Grants, v.Rule)
+				r.grants = append(r.grants, v.Rule)
+			}
+		case EntryNonce:
+			var v struct {
+				Nonce string `json:"nonce"`
+			}
+			if json.Unmarshal(e.Data, &v) == nil && validNonce(v.Nonce) {
+				r.Nonce = v.Nonce
 			}
 		case EntryUnlock:
 			var v struct {
@@ -78,6 +91,29 @@ func LoadSession(root, id string) (*Restored, error) {
 	}
 	r.History = repairHistory(r.History)
 	return r, nil
+}
+
+// GrantsFor returns the session grants to restore into a session working
+// in projectDir: all of them when the transcript was recorded in that
+// project, none otherwise, since a rule granted in one project
+// (`Edit(./**)`, `Bash(rm:*)`) says nothing about another. withheld counts
+// the grants left out, so the person can be told.
+func (r *Restored) GrantsFor(projectDir string) (grants []string, withheld int) {
+	if r.Cwd != "" && samePlace(r.Cwd, projectDir) {
+		return append([]string(nil), r.grants...), 0
+	}
+	return nil, len(r.grants)
+}
+
+// samePlace reports whether two directory names lead to the same place.
+func samePlace(a, b string) bool {
+	abs := func(p string) string {
+		if q, err := filepath.Abs(p); err == nil {
+			p = q
+		}
+		return permission.Resolve(p)
+	}
+	return abs(a) == abs(b)
 }
 
 // restoreCompaction redoes a recorded compaction on the history read so

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -64,6 +65,12 @@ type Config struct {
 	// Memory lists the project instruction files inside System, so
 	// /context can show their share apart from the rest of the prompt.
 	Memory []MemoryFile
+	// Nonce marks Workbench's own notices for the model (task
+	// notifications, capped-output notices), which the system prompt
+	// names, so output quoting one cannot pass for it. Empty makes a new
+	// one, recorded in the transcript; a resumed session passes the
+	// recorded one (Restored.Nonce).
+	Nonce string
 }
 
 // todoReminderEvery is how many model turns without TodoWrite (and without
@@ -100,7 +107,21 @@ func NewSession(cfg Config, id string, history []provider.Message) *Session {
 	if cfg.Publish == nil {
 		cfg.Publish = func(Event) {}
 	}
-	return &Session{cfg: cfg, id: id, history: history, resumed: len(history) > 0}
+	fresh := cfg.Nonce == ""
+	if fresh {
+		cfg.Nonce = NewNonce()
+	}
+	if cfg.Pipeline != nil && cfg.Pipeline.Nonce == "" {
+		cfg.Pipeline.Nonce = cfg.Nonce
+	}
+	if note := nonceNote(cfg.Nonce); !strings.Contains(cfg.System, note) {
+		cfg.System += note
+	}
+	s := &Session{cfg: cfg, id: id, history: history, resumed: len(history) > 0}
+	if fresh {
+		s.record(EntryNonce, map[string]string{"nonce": cfg.Nonce})
+	}
+	return s
 }
 
 // ID is the session id, the name of its directory in the state tree.

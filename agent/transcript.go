@@ -26,6 +26,7 @@ const (
 	EntryClear   = "clear"        // the person cleared the conversation
 	EntryEnd     = "end"          // the session closed
 	EntryNotice  = "notification" // background work news given to the model
+	EntryNonce   = "nonce"        // the nonce that marks the session's own notices
 	// EntryCompact is a compaction: the summary, what it replaced and the
 	// sizes before and after. The messages it replaced stay in the
 	// transcript above it; resume rebuilds the compacted history from it.

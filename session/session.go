@@ -115,8 +115,12 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 	deferredSet.OnUnlock(func(names []string) { tr.Append(agent.EntryUnlock, map[string]any{"tools": names}) })
 	if restored != nil {
 		deferredSet.Restore(restored.Unlocks...)
-		for _, g := range restored.Grants {
+		grants, withheld := restored.GrantsFor(c.ProjectDir)
+		for _, g := range grants {
 			c.Policy.Grant(g)
+		}
+		if withheld > 0 {
+			s.Notes = append(s.Notes, fmt.Sprintf("The session was recorded in %s, not here: its %d session grant(s) were not restored.", restored.Cwd, withheld))
 		}
 	}
 
@@ -145,6 +149,7 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 		System: agent.SystemPrompt(facts), MaxTurns: m.MaxTurns,
 		Transcript: tr, Publish: publish, Notifier: s.notifiers(),
 		BackgroundWait: w.BackgroundWait, MaxDuration: w.MaxDuration, TodoReminder: s.Todos.Reminder,
+		Nonce: restoredNonce(restored),
 	}, id, restoredHistory(restored))
 	reg.Add(s.Agent.AgentTool(agent.DefaultAgents()))
 	return s, nil
@@ -322,6 +327,14 @@ func planApprover(a agent.Approver) func(ctx context.Context, plan string) (bool
 		})
 		return r.Approved, r.Feedback
 	}
+}
+
+// restoredNonce is the nonce a resumed session keeps, "" for a new one.
+func restoredNonce(r *agent.Restored) string {
+	if r == nil {
+		return ""
+	}
+	return r.Nonce
 }
 
 func restoredHistory(r *agent.Restored) []provider.Message {

@@ -174,17 +174,26 @@ func (c *Capture) Finish() (string, *Spill) {
 	spill := c.commit()
 	var notice string
 	if spill != nil {
-		notice = fmt.Sprintf("\n\n[output capped: %d bytes, %d lines in total; full output in %s (sha256 %s); read it with Read offset/limit or Grep. The first %d and last %d bytes are shown.]\n\n",
-			c.total, c.lines+1, c.displayPath(spill.Path), spill.SHA256, len(head), len(tail))
+		notice = fmt.Sprintf("\n\n[output capped%s: %d bytes, %d lines in total; full output in %s (sha256 %s); read it with Read offset/limit or Grep. The first %d and last %d bytes are shown.]\n\n",
+			c.nonce(), c.total, c.lines+1, c.displayPath(spill.Path), spill.SHA256, len(head), len(tail))
 	} else {
 		why := ""
 		if c.ferr != nil {
 			why = fmt.Sprintf(" (could not save the full output: %v)", c.ferr)
 		}
-		notice = fmt.Sprintf("\n\n[output capped: %d bytes, %d lines in total; %d bytes omitted from the middle%s]\n\n",
-			c.total, c.lines+1, c.total-int64(len(head))-int64(len(tail)), why)
+		notice = fmt.Sprintf("\n\n[output capped%s: %d bytes, %d lines in total; %d bytes omitted from the middle%s]\n\n",
+			c.nonce(), c.total, c.lines+1, c.total-int64(len(head))-int64(len(tail)), why)
 	}
 	return string(head) + notice + string(tail), spill
+}
+
+// nonce marks the notice as the session's own (Context.Nonce), so output
+// that quotes a notice cannot pass for one.
+func (c *Capture) nonce() string {
+	if c.tc == nil || c.tc.Nonce == "" {
+		return ""
+	}
+	return " (nonce " + c.tc.Nonce + ")"
 }
 
 // Abort drops a capture's temporary file.

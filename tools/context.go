@@ -45,6 +45,10 @@ type Context struct {
 	// and which places are protected from writes. The pipeline sets it;
 	// nil means no rules apply (a tool run on its own, in tests).
 	Paths PathPolicy
+	// Nonce marks the session's own notices (capped output) for the
+	// model, so quoted output cannot pass for them; empty outside a
+	// session.
+	Nonce string
 	// Checked is the call's Target paths as the permission check resolved
 	// them; the file tools open exactly these (H17). The pipeline sets it
 	// after every check, so a rewritten input brings its own.
