@@ -429,3 +429,16 @@ func TestTitleMakesRoomForTheQueuePosition(t *testing.T) {
 		t.Errorf("title line = %q", first)
 	}
 }
+
+// What the tool could not see of the call is part of what is approved, so
+// it is said in the fixed part.
+func TestWhatTheToolCouldNotSeeIsPinned(t *testing.T) {
+	t.Parallel()
+	req := bash("ls")
+	req.Tool = "shell_send"
+	req.Target.Unknown = "the line was edited with ctrl+u"
+	view := screen(t, ready(t, req, Options{}).View(60, 20), 60, 20)
+	if !strings.Contains(strings.Join(strings.Fields(view), " "), "⚠ Not known for certain: the line was edited with ctrl+u") {
+		t.Errorf("the dialog does not say what is unknown:\n%s", view)
+	}
+}

@@ -83,6 +83,7 @@ func (d *Dialog) layout(width, height int) string {
 	}
 	head := d.header(w)
 	head = append(head, d.warnLines(w)...)
+	head = append(head, d.unknownLines(w)...)
 	reason, msg := d.whyLines(w)
 	compact := false
 	foot := d.footerLines(w, compact)
@@ -251,6 +252,20 @@ func (d *Dialog) warnLines(w int) []string {
 	}
 	var out []string
 	for _, l := range wrapText(hiddenWarning(d.hidden), w) {
+		out = append(out, theme.Err.Render(l))
+	}
+	return out
+}
+
+// unknownLines say what the tool itself could not see of the call with
+// certainty (a shell line edited with keys that cannot be replayed): the
+// person approves that too, so it stays in the fixed part.
+func (d *Dialog) unknownLines(w int) []string {
+	if d.req.Target.Unknown == "" {
+		return nil
+	}
+	var out []string
+	for _, l := range wrapText("⚠ Not known for certain: "+d.req.Target.Unknown, w) {
 		out = append(out, theme.Err.Render(l))
 	}
 	return out
