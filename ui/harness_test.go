@@ -209,11 +209,15 @@ func (a *app) send(msg tea.Msg) {
 			}
 		}
 	}
+	if _, ok := msg.(tea.KeyPressMsg); ok && a.m.modalOpen() {
+		// Bubbletea draws the view after every Update, so a key reaches a
+		// dialog that has been drawn; what the approval dialog lets the
+		// person answer depends on what it has drawn. Drawing only here
+		// keeps the stand-in loop as fast as before.
+		a.m.View()
+	}
 	_, cmd := a.m.Update(msg)
 	a.exec(cmd)
-	// Bubbletea draws the view after every Update; what the approval
-	// dialog lets the person answer depends on what it has drawn.
-	a.m.View()
 }
 
 // eventsLate is how long a batch of session events waits for other
