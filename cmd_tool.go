@@ -90,6 +90,11 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if ended := endedWithCall(stopped); ended != "" {
 		text = strings.TrimRight(text, "\n") + "\n\n" + ended
 	}
+	if isTerminal(stdout) {
+		// The result is shown to a person as it is; program output in it
+		// must not drive their terminal.
+		text = terminalSafe(text)
+	}
 	fmt.Fprint(stdout, text)
 	if !strings.HasSuffix(text, "\n") {
 		fmt.Fprintln(stdout)
