@@ -80,7 +80,7 @@ func runHeadless(f *runFlags, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	w := session.Wiring{Approver: agent.Headless{}, Asker: asker, Publish: out.event,
-		BackgroundWait: f.backgroundWait, MaxDuration: f.maxDuration, StartUntrusted: true}
+		BackgroundWait: f.backgroundWait, MaxDuration: f.maxDuration}
 	if f.trace && f.outputFormat != "stream-json" {
 		w.Trace = newTraceWriter(stderr).stages()
 	}

@@ -60,7 +60,7 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage
 	}
-	w := session.Wiring{Approver: agent.Headless{}, StartUntrusted: true}
+	w := session.Wiring{Approver: agent.Headless{}}
 	if *answers != "" {
 		a, err := askuser.LoadAnswers(*answers)
 		if err != nil {

@@ -27,7 +27,7 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage
 	}
-	s, err := session.Open(cfg, session.Model{}, session.Wiring{Approver: agent.Headless{}, StartUntrusted: true})
+	s, err := session.Open(cfg, session.Model{}, session.Wiring{Approver: agent.Headless{}})
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage

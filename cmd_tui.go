@@ -48,7 +48,8 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 	app := ui.New(ui.Config{
 		Agent: s.Agent, Bridge: bridge, Pipeline: s.Pipeline, Policy: cfg.Policy, Mode: cfg.Mode,
 		OnModeChange: func(permission.Mode) { s.Plan.Forget() },
-		ProjectDir:   cfg.ProjectDir, SessionID: s.Dir.ID,
+		RefuseMode:   cfg.Mode.Refuse,
+		ProjectDir:   cfg.WorkDir, SessionID: s.Dir.ID,
 		LocalSettings: filepath.Join(cfg.ProjectDir, ".workbench", "settings.local.json"),
 		Notes:         s.Notes, History: s.Agent.History(),
 		MCP:     s.MCP(),

@@ -25,6 +25,8 @@ func newCLI(t *testing.T) *cli {
 	state := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", state)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	// The person's ~/.claude is read too; tests must not see the real one.
+	t.Setenv("HOME", t.TempDir())
 	project := t.TempDir()
 	if real, err := filepath.EvalSymlinks(project); err == nil {
 		project = real

@@ -40,7 +40,10 @@ type Pipeline struct {
 	// yet unlocked, H10). Nil means all registered tools may run.
 	Runnable func(name string) (ok bool, why string)
 
-	WorkDir        string
+	WorkDir string
+	// ProjectDir is the project root, when the session works below it:
+	// hooks find it in CLAUDE_PROJECT_DIR. Empty means WorkDir.
+	ProjectDir     string
 	SessionID      string
 	TranscriptPath string
 	SpillDir       string

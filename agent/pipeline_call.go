@@ -16,7 +16,7 @@ import (
 
 func (r *run) hookInput(event hooks.Event) hooks.Input {
 	return hooks.Input{
-		SessionID: r.p.SessionID, TranscriptPath: r.p.TranscriptPath, Cwd: r.p.WorkDir,
+		SessionID: r.p.SessionID, TranscriptPath: r.p.TranscriptPath, Cwd: r.p.WorkDir, ProjectDir: r.p.ProjectDir,
 		HookEventName: event, ToolName: r.call.Name, ToolInput: r.input, ToolUseID: r.call.ID,
 	}
 }

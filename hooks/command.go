@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -68,8 +69,8 @@ func (c Command) run(ctx context.Context, in Input, timeout time.Duration) Outco
 		cmd.Dir = in.Cwd
 	}
 	cmd.Env = os.Environ()
-	if in.Cwd != "" {
-		cmd.Env = append(cmd.Env, "WORKBENCH_PROJECT_DIR="+in.Cwd, "CLAUDE_PROJECT_DIR="+in.Cwd)
+	if proj := cmp.Or(in.ProjectDir, in.Cwd); proj != "" {
+		cmd.Env = append(cmd.Env, "WORKBENCH_PROJECT_DIR="+proj, "CLAUDE_PROJECT_DIR="+proj)
 	}
 	ownGroup(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd.Process) }

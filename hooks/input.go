@@ -12,6 +12,10 @@ type Input struct {
 	// Cwd is the project directory. Command hooks run there and find it in
 	// WORKBENCH_PROJECT_DIR and CLAUDE_PROJECT_DIR.
 	Cwd string `json:"cwd"`
+	// ProjectDir is the project root, when the session started below it:
+	// what WORKBENCH_PROJECT_DIR and CLAUDE_PROJECT_DIR name. Empty means
+	// Cwd.
+	ProjectDir string `json:"-"`
 	// HookEventName selects which hooks Run runs. The aggregating methods
 	// (PreToolUse, Post, Stop, UserPrompt) set it themselves.
 	HookEventName Event `json:"hook_event_name"`

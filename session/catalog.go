@@ -31,7 +31,7 @@ type CatalogEntry struct {
 // no path) says nothing about real calls and is not reported as a deny.
 func (s *Session) Catalog() []CatalogEntry {
 	empty := json.RawMessage("{}")
-	tc := &tools.Context{WorkDir: s.Config.ProjectDir}
+	tc := &tools.Context{WorkDir: s.Config.WorkDir}
 	var out []CatalogEntry
 	for _, t := range s.Registry.List() {
 		e := CatalogEntry{
@@ -50,7 +50,7 @@ func (s *Session) Catalog() []CatalogEntry {
 		}
 		d := s.Config.Policy.Evaluate(permission.Request{
 			Tool: t.Name(), Mode: s.Config.Mode.Get(), ReadOnly: e.ReadOnly, Own: own,
-			WorkDir: s.Config.ProjectDir,
+			WorkDir: s.Config.WorkDir,
 		})
 		e.Approval = string(d.Behavior)
 		switch d.Rule {

@@ -42,13 +42,22 @@ type Options struct {
 // is read once per session, so a grant given in one session does not leak
 // into the next.
 type Config struct {
+	// ProjectDir is the project root: the nearest directory, the one
+	// started in or an ancestor, holding .workbench/, .claude/ or .git. Its
+	// settings, instruction files, skills and .mcp.json apply, and it is
+	// the workspace.
 	ProjectDir string
-	Settings   *settings.Settings
-	Policy     *permission.Policy
-	Hooks      *hooks.Registry
-	Mode       *ModeBox
-	MaxOutput  int
-	SpillDir   string
+	// WorkDir is the directory the session started in: tools resolve
+	// relative paths there, `./path` rules are relative to it.
+	WorkDir string
+	// Notices are settings problems that do not stop a session.
+	Notices   []string
+	Settings  *settings.Settings
+	Policy    *permission.Policy
+	Hooks     *hooks.Registry
+	Mode      *ModeBox
+	MaxOutput int
+	SpillDir  string
 }
 
 // ModeBox holds the permission mode, which the UI and the plan tools
@@ -56,6 +65,9 @@ type Config struct {
 type ModeBox struct {
 	mu   sync.RWMutex
 	mode permission.Mode
+	// refuse says why a mode may not be set ("" when it may):
+	// permissions.disableBypassPermissionsMode.
+	refuse func(permission.Mode) string
 }
 
 // Get returns the current mode.
@@ -65,11 +77,23 @@ func (m *ModeBox) Get() permission.Mode {
 	return m.mode
 }
 
-// Set changes the mode for every later call.
+// Set changes the mode for every later call. A mode the settings refuse
+// is not set: the mode stays as it was (see Refuse for why).
 func (m *ModeBox) Set(mode permission.Mode) {
+	if m.Refuse(mode) != "" {
+		return
+	}
 	m.mu.Lock()
 	m.mode = mode
 	m.mu.Unlock()
+}
+
+// Refuse says why mode may not be set, or "" when it may.
+func (m *ModeBox) Refuse(mode permission.Mode) string {
+	if m.refuse == nil {
+		return ""
+	}
+	return m.refuse(mode)
 }
 
 // Load reads settings and flags into a Config. Its errors are usage
@@ -93,6 +117,12 @@ func Load(o Options) (*Config, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("--cwd %s: not a directory", dir)
 	}
+	work := dir
+	home, _ := os.UserHomeDir()
+	if real, err := filepath.EvalSymlinks(home); err == nil {
+		home = real
+	}
+	dir = settings.ProjectRoot(work, home)
 	paths := settings.DefaultPaths(dir)
 	paths.Extra = o.SettingsFile
 	s, err := settings.Load(dir, paths, o.NoClaudeSettings)
@@ -101,6 +131,9 @@ func Load(o Options) (*Config, error) {
 	}
 	policy, err := s.Policy(dir)
 	if err != nil {
+		return nil, err
+	}
+	if err := policy.SetWorkDir(work); err != nil {
 		return nil, err
 	}
 	for _, f := range []struct {
@@ -114,12 +147,18 @@ func Load(o Options) (*Config, error) {
 	}
 	mode := permission.ModeDefault
 	if s.Mode != "" {
+		if why := s.RefuseMode(s.Mode); why != "" {
+			return nil, fmt.Errorf("permissions.defaultMode %s: %s", s.Mode, why)
+		}
 		mode = s.Mode
 	}
 	if o.Mode != "" {
 		m, ok := permission.ParseMode(o.Mode)
 		if !ok {
 			return nil, fmt.Errorf("--permission-mode %q: unknown mode (one of default, acceptEdits, plan, bypassPermissions, dontAsk, auto)", o.Mode)
+		}
+		if why := s.RefuseMode(m); why != "" {
+			return nil, fmt.Errorf("--permission-mode %s: %s", m, why)
 		}
 		mode = m
 	}
@@ -141,7 +180,8 @@ func Load(o Options) (*Config, error) {
 		}
 	}
 	return &Config{
-		ProjectDir: dir, Settings: s, Policy: policy, Hooks: hreg,
-		Mode: &ModeBox{mode: mode}, MaxOutput: maxOut, SpillDir: spill,
+		ProjectDir: dir, WorkDir: work, Settings: s, Policy: policy, Hooks: hreg,
+		Notices: append(append([]string(nil), s.Notices...), policy.AnchorNotes()...),
+		Mode:    &ModeBox{mode: mode, refuse: s.RefuseMode}, MaxOutput: maxOut, SpillDir: spill,
 	}, nil
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 
@@ -39,11 +37,11 @@ type egress struct {
 	pendingData []byte
 }
 
-// egressOptions say how project MCP servers are treated.
+// egressOptions say how project MCP servers are offered.
 type egressOptions struct {
-	// startUntrusted starts project .mcp.json servers without asking
-	// (headless runs, which say so on stderr).
-	startUntrusted bool
+	// trustHow tells the person how to trust waiting project servers from
+	// this entry point; empty gives the settings keys and /mcp trust.
+	trustHow string
 }
 
 // startEgress builds WebFetch, WebSearch and the MCP tools. Failures become
@@ -79,23 +77,33 @@ func startEgress(ctx context.Context, h *Config, o egressOptions) *egress {
 	for name, s := range h.Settings.MCPServers {
 		cfg[name] = mcp.ServerConfig{Type: s.Type, Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
 	}
-	projFile := filepath.Join(h.ProjectDir, mcp.ProjectFileName)
-	if data, err := os.ReadFile(projFile); err == nil {
-		proj, perr := mcp.ParseFile(projFile, data)
-		switch {
-		case perr != nil:
-			e.notes = append(e.notes, "MCP: "+perr.Error())
-		case len(proj) == 0:
-		case o.startUntrusted || trusted(projFile, data):
-			if o.startUntrusted && !trusted(projFile, data) {
-				e.notes = append(e.notes, fmt.Sprintf("starting the MCP servers of %s (%s) without asking: this is a headless run", projFile, strings.Join(names(proj), ", ")))
+	// A project's .mcp.json starts only what the person trusts (the
+	// content approved with /mcp trust, or enableAllProjectMcpServers and
+	// enabledMcpjsonServers in their own settings), whatever the entry
+	// point: a cloned repository must not run programs on `workbench tools`.
+	var trust *mcp.Trust
+	if file, err := mcp.DefaultTrustFile(); err == nil {
+		trust = mcp.NewTrust(file)
+	}
+	pm := h.Settings.ProjectMCP
+	ps := mcp.LoadProjectServers(h.ProjectDir, mcp.ProjectPolicy{EnableAll: pm.EnableAll, Enabled: pm.Enabled, Disabled: pm.Disabled}, trust)
+	switch {
+	case ps.Err != nil:
+		e.notes = append(e.notes, "MCP: "+ps.Err.Error())
+	default:
+		for n, c := range ps.Start {
+			cfg[n] = c
+		}
+		if len(ps.Pending) > 0 {
+			e.pending, e.pendingPath, e.pendingData = ps.Pending, ps.Path, ps.Data
+			how := o.trustHow
+			if how == "" {
+				how = fmt.Sprintf(`add "enabledMcpjsonServers": [%s] (or "enableAllProjectMcpServers": true) to ~/.claude/settings.json, or run /mcp trust in the TUI`, quoted(ps.Pending.Names()))
 			}
-			for n, c := range proj {
-				cfg[n] = c
-			}
-		default:
-			e.pending, e.pendingPath, e.pendingData = proj, projFile, data
-			e.notes = append(e.notes, fmt.Sprintf("%s defines MCP servers (%s) that run commands on this machine; they start once you trust the file with /mcp trust", projFile, strings.Join(names(proj), ", ")))
+			e.notes = append(e.notes, ps.PendingNotice(how))
+		}
+		if len(ps.Disabled) > 0 {
+			e.notes = append(e.notes, fmt.Sprintf("MCP servers %s of %s are off (disabledMcpjsonServers)", strings.Join(ps.Disabled, ", "), ps.Path))
 		}
 	}
 	if len(cfg) > 0 {
@@ -137,21 +145,13 @@ func (e *egress) close() {
 	}
 }
 
-func trusted(path string, data []byte) bool {
-	file, err := mcp.DefaultTrustFile()
-	if err != nil {
-		return false
+// quoted renders names as JSON strings for a settings line to copy.
+func quoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
 	}
-	return mcp.NewTrust(file).Trusted(path, data)
-}
-
-func names(c mcp.Config) []string {
-	var out []string
-	for n := range c {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return strings.Join(q, ", ")
 }
 
 // namesHost reports whether an allow rule names this exact host, which is

@@ -35,7 +35,7 @@ func (c *MCPControl) Status() string {
 		}
 	}
 	if e.pending != nil {
-		fmt.Fprintf(&b, "Not started until trusted (/mcp trust): %s from %s\n", strings.Join(names(e.pending), ", "), e.pendingPath)
+		fmt.Fprintf(&b, "Not started until trusted (/mcp trust): %s from %s\n", strings.Join(e.pending.Names(), ", "), e.pendingPath)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

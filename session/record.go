@@ -35,7 +35,7 @@ func recordedPipeline(c *Config, reg *tools.Registry, dir agent.SessionDir, tr *
 	publish, trace := w.Publish, w.Trace
 	return &agent.Pipeline{
 		Tools: reg, Policy: c.Policy, Mode: c.Mode.Get, Hooks: c.Hooks, Approver: w.Approver,
-		WorkDir: c.ProjectDir, SessionID: dir.ID, TranscriptPath: dir.Transcript(),
+		WorkDir: c.WorkDir, ProjectDir: c.ProjectDir, SessionID: dir.ID, TranscriptPath: dir.Transcript(),
 		SpillDir: spill, MaxOutput: c.MaxOutput, Env: c.Settings.Environ(),
 		OnSpill: func(s tools.Spill) { tr.Append(agent.EntrySpill, s) },
 		OnGrant: func(rule string) { tr.Append(agent.EntryGrant, map[string]string{"rule": rule}) },

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/seed92b641c3/workbench/agent"
@@ -46,9 +47,10 @@ type Wiring struct {
 	BackgroundWait time.Duration
 	// MaxDuration ends a run after this long (0: no limit).
 	MaxDuration time.Duration
-	// StartUntrusted starts a project's .mcp.json servers without asking,
-	// saying so in the notes (headless runs).
-	StartUntrusted bool
+	// TrustHow tells the person how to trust a project's waiting .mcp.json
+	// servers from this entry point; empty names the settings keys and
+	// /mcp trust. Untrusted servers never start, whoever runs the session.
+	TrustHow string
 }
 
 // Session is a running session with everything it started, so one Close
@@ -70,6 +72,10 @@ type Session struct {
 	// Notes are what the person should know at start (H12).
 	Notes  []string
 	egress *egress
+	// skillGrants take back the allowed-tools of the skills loaded in the
+	// current run.
+	skillMu     sync.Mutex
+	skillGrants []func()
 }
 
 // Open builds a whole session: provider, state directory (new or resumed),
@@ -102,6 +108,7 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{Config: c, Dir: dir, Transcript: tr, Todos: &todo.Store{}, Restored: restored}
+	s.Notes = append(s.Notes, c.Notices...)
 	if restored == nil {
 		tr.Append(agent.EntrySession, map[string]any{"id": id, "cwd": c.ProjectDir, "mode": c.Mode.Get(), "provider": prov.Name()})
 	} else {
@@ -134,11 +141,23 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 	if publish == nil {
 		publish = func(agent.Event) {}
 	}
+	// A skill's allowed-tools hold while the run that loaded it lasts.
+	inner := publish
+	publish = func(ev agent.Event) {
+		if ev.Kind == agent.EventDone {
+			s.endSkillGrants()
+		}
+		inner(ev)
+	}
 	w.Publish = publish
 	p := recordedPipeline(c, reg, dir, tr, w)
 	p.Visible, p.Runnable = deferredSet.Visible, deferredSet.Runnable
 	s.Pipeline = p
-	facts := agent.GatherFacts(context.Background(), c.ProjectDir)
+	home, _ := os.UserHomeDir()
+	facts := agent.GatherFactsIn(context.Background(), agent.FactsDirs{WorkDir: c.WorkDir, ProjectRoot: c.ProjectDir, Home: home})
+	for _, n := range facts.MemoryNotices {
+		s.Notes = append(s.Notes, "memory: "+n)
+	}
 	for _, n := range reg.Names() {
 		if deferredSet.Deferred(n) {
 			facts.Deferred = append(facts.Deferred, n)
@@ -189,8 +208,9 @@ func (s *Session) catalog(w Wiring, deferredSet *deferred.Set) (*tools.Registry,
 		s.Notes = append(s.Notes, "skill: "+e.Error())
 	}
 	skills.OnInvoke = func(sk skill.Skill) string {
+		note := s.grantSkill(sk)
 		if len(sk.Unlocks) == 0 {
-			return ""
+			return note
 		}
 		var names []string
 		for _, name := range reg.Names() {
@@ -201,16 +221,16 @@ func (s *Session) catalog(w Wiring, deferredSet *deferred.Set) (*tools.Registry,
 			}
 		}
 		if added := deferredSet.Unlock(names...); len(added) > 0 {
-			return "Unlocked tools: " + strings.Join(added, ", ")
+			return strings.TrimSpace(note + "\nUnlocked tools: " + strings.Join(added, ", "))
 		}
-		return ""
+		return note
 	}
 	reg.Add(skill.Tool(skills))
 	mem := memory.DefaultStore(c.ProjectDir)
 	reg.Add(memory.Recall(mem))
 	reg.Add(memory.Record(mem))
 	reg.Add(sleep.Sleep())
-	s.egress = startEgress(context.Background(), c, egressOptions{startUntrusted: w.StartUntrusted})
+	s.egress = startEgress(context.Background(), c, egressOptions{trustHow: w.TrustHow})
 	for _, t := range s.egress.tools {
 		reg.Add(t)
 	}
@@ -229,7 +249,7 @@ func (s *Session) Start(ctx context.Context) {
 	if h == nil || !h.Has(hooks.SessionStart) {
 		return
 	}
-	h.Run(ctx, hooks.Input{SessionID: s.Dir.ID, TranscriptPath: s.Dir.Transcript(), Cwd: s.Config.ProjectDir,
+	h.Run(ctx, hooks.Input{SessionID: s.Dir.ID, TranscriptPath: s.Dir.Transcript(), Cwd: s.Config.WorkDir, ProjectDir: s.Config.ProjectDir,
 		HookEventName: hooks.SessionStart, Source: "startup"})
 }
 
