@@ -59,6 +59,9 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 	if s.Shells != nil {
 		go bridge.WatchShells(s.Shells)
 	}
+	if s.Tasks != nil {
+		bridge.WatchTasks(s.Tasks)
+	}
 	prog := tea.NewProgram(app, tea.WithContext(ctx), tea.WithOutput(stdout))
 	final, runErr := prog.Run()
 	bridge.Close()

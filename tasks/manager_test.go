@@ -429,3 +429,23 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// A trailing newline does not start a line: seq 1 3000 is 3,000 lines, and
+// a last line without its newline still counts.
+func TestSnapshotLinesTrailingNewline(t *testing.T) {
+	m, err := NewManager(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for cmd, want := range map[string]int64{"seq 1 3000": 3000, "printf 'a\\nb'": 2, "true": 0, "printf '\\n'": 1} {
+		task, err := m.Spawn(Spec{Command: cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-task.Done()
+		if got := task.Snapshot().Lines; got != want {
+			t.Errorf("%s: %d lines, want %d", cmd, got, want)
+		}
+	}
+}

@@ -199,5 +199,5 @@ func (m *monitor) report(p *match) {
 		[2]string{"summary", summary},
 		[2]string{"lines", "\n" + ctx.String()},
 	)
-	t.m.notifyMatch(t, text)
+	t.m.notifyMatch(t, text, matchLine(t.id, t.spec.Command, p.at.n, p.at.text))
 }

@@ -14,6 +14,8 @@ type Notification struct {
 	ID string
 	// Text is a <task-notification> block.
 	Text string
+	// Line is the same news in one readable line, for the person's screen.
+	Line string
 }
 
 // maxQueuedMatches bounds the undrained match notifications of one task, so
@@ -49,7 +51,7 @@ func (m *Manager) enqueue(snap Snapshot, text string) {
 // queueOnly queues a notification and returns the event that tells of it,
 // for a caller that must publish other events first.
 func (m *Manager) queueOnly(snap Snapshot, text string) TaskEvent {
-	n := Notification{ID: snap.ID, Text: text}
+	n := Notification{ID: snap.ID, Text: text, Line: endLine(snap)}
 	m.qmu.Lock()
 	m.queue = append(m.queue, n)
 	m.qmu.Unlock()
@@ -58,7 +60,7 @@ func (m *Manager) queueOnly(snap Snapshot, text string) TaskEvent {
 
 // notifyMatch queues a monitor's match unless the task already has
 // maxQueuedMatches waiting, in which case the match is only counted.
-func (m *Manager) notifyMatch(t *Task, text string) {
+func (m *Manager) notifyMatch(t *Task, text, line string) {
 	m.qmu.Lock()
 	waiting := 0
 	for _, n := range m.queue {
@@ -68,7 +70,7 @@ func (m *Manager) notifyMatch(t *Task, text string) {
 	}
 	full := waiting >= maxQueuedMatches
 	if !full {
-		m.queue = append(m.queue, Notification{ID: t.id, Text: text})
+		m.queue = append(m.queue, Notification{ID: t.id, Text: text, Line: line})
 	}
 	m.qmu.Unlock()
 	if full {
@@ -77,7 +79,7 @@ func (m *Manager) notifyMatch(t *Task, text string) {
 		t.mu.Unlock()
 		return
 	}
-	m.publish(TaskEvent{Kind: EventNotify, Task: t.Snapshot(), Notification: Notification{ID: t.id, Text: text}})
+	m.publish(TaskEvent{Kind: EventNotify, Task: t.Snapshot(), Notification: Notification{ID: t.id, Text: text, Line: line}})
 }
 
 // xmlText escapes what could open or close an element or an entity, so a

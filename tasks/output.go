@@ -64,6 +64,8 @@ func (o *output) Write(p []byte) (int, error) {
 		o.written += int64(len(p))
 		o.last = p[len(p)-1]
 		o.t.bytes.Store(o.written)
+		o.t.newlines.Add(int64(bytes.Count(p, []byte{'\n'})))
+		o.t.partial.Store(o.last != '\n')
 		o.mu.Lock()
 		if o.sink != nil {
 			o.sink.Write(p)

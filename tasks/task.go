@@ -92,7 +92,10 @@ type Snapshot struct {
 	// End is zero while the task runs.
 	End time.Time
 	// Bytes counts the output written to OutputFile.
-	Bytes      int64
+	Bytes int64
+	// Lines counts the output's lines: a last line without its newline
+	// counts, a trailing newline does not start one (seq 1 3 is 3 lines).
+	Lines      int64
 	OutputFile string
 	// Watch lists a monitor's patterns, as written.
 	Watch []string
@@ -123,6 +126,10 @@ type Task struct {
 	// queued, so a waiter sees both.
 	done  chan struct{}
 	bytes atomic.Int64
+	// newlines counts the newline bytes of the output; partial says the
+	// output so far ends inside a line, which counts as one more.
+	newlines atomic.Int64
+	partial  atomic.Bool
 
 	mu         sync.Mutex
 	status     Status
@@ -164,6 +171,10 @@ func (t *Task) snapshotLocked() Snapshot {
 		Status: t.status, ExitCode: t.exitCode, Signal: t.signal, Reason: t.reason,
 		Background: t.background, Start: t.start, End: t.end,
 		Bytes: t.bytes.Load(), OutputFile: t.file,
+		Lines: t.newlines.Load(),
+	}
+	if t.partial.Load() {
+		s.Lines++
 	}
 	for _, re := range t.spec.Watch {
 		s.Watch = append(s.Watch, re.String())

@@ -127,6 +127,9 @@ type Model struct {
 	zoom      bool
 	framing   bool
 	opened    map[string]bool // PTY sessions already shown
+	// shownNews holds notification blocks shown live, until the loop
+	// hands them to the model and the conversation would show them again.
+	shownNews map[string]bool
 
 	// switchTo is the session /resume asked for; the program then quits
 	// and main opens that session (SwitchTo).
@@ -153,7 +156,7 @@ func New(cfg Config) *Model {
 		conv: conversation.New(), panel: pipeline.New(), input: newInput(),
 		approvals: &approval.Queue{Now: cfg.Now}, replies: map[*approval.Dialog]chan agent.ApprovalReply{},
 		questions: map[*approval.QuestionDialog]chan questionReply{},
-		active:    -1, opened: map[string]bool{},
+		active:    -1, opened: map[string]bool{}, shownNews: map[string]bool{},
 	}
 	cfg.Bridge.options = m.dialogOptions
 	m.input.args = m.commandArgs
@@ -237,6 +240,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case paneOpenedMsg:
 		return m, tea.Batch(m.onPaneOpened(msg.s), m.cfg.Bridge.wait())
+	case newsMsg:
+		m.onNews(msg)
+		return m, m.cfg.Bridge.wait()
 	case frameMsg:
 		return m, m.onFrame(time.Time(msg))
 	case stepMsg:
@@ -302,8 +308,7 @@ func (m *Model) onEvent(ev agent.Event) {
 	case agent.EventUsage:
 		m.usage = ev.Usage
 	case agent.EventNotification:
-		// Background news is long; the conversation shows its head.
-		m.conv.AddNotice(firstLines(ev.Text, 3))
+		m.onNotification(ev.Text)
 		return
 	}
 	m.conv.Apply(ev)
@@ -551,6 +556,8 @@ func (m *Model) replayHistory(h []provider.Message) {
 	for _, msg := range h {
 		for _, b := range msg.Blocks {
 			switch {
+			case msg.Role == provider.RoleUser && b.Type == provider.BlockText && isNews(b.Text):
+				m.conv.AddNews(newsText(b.Text))
 			case msg.Role == provider.RoleUser && b.Type == provider.BlockText:
 				m.conv.AddUser(firstLines(b.Text, 20))
 			case b.Type == provider.BlockText:

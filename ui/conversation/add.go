@@ -160,6 +160,13 @@ func (v *View) AddNotice(text string) {
 	v.push(&noteItem{text: strings.TrimSpace(sanitize(text)), prefix: theme.SymbolSkipped + " ", style: theme.Dim})
 }
 
+// AddNews adds a line of background news (a task ended, a monitor
+// matched), marked so it reads as news, not as the person's words.
+func (v *View) AddNews(text string) {
+	v.closeOpen()
+	v.push(&noteItem{text: strings.TrimSpace(sanitize(text)), prefix: theme.SymbolRunning + " ", style: theme.Dim})
+}
+
 // AddError adds an error line (a failed model call, say) in the error
 // colour.
 func (v *View) AddError(text string) {

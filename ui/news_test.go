@@ -1,0 +1,67 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/seed92b641c3/workbench/agent"
+	"github.com/seed92b641c3/workbench/agent/provider"
+	"github.com/seed92b641c3/workbench/tasks"
+)
+
+// A background task's end is in the conversation the moment it happens, as
+// one readable line, without a prompt; when the loop later hands the same
+// notification to the model it is not shown a second time.
+func TestBackgroundNewsShowsLiveAsOneLine(t *testing.T) {
+	a := newApp(t, `{"turns":[{"text":"hi"}]}`, 80, 24, appOptions{})
+	mgr, err := tasks.NewManager(t.TempDir(), tasks.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mgr.Close() })
+	a.m.cfg.Bridge.WatchTasks(mgr)
+	if _, err := mgr.Spawn(tasks.Spec{Command: "seq 1 3", Background: true}); err != nil {
+		t.Fatal(err)
+	}
+	a.shows("● task_1 seq 1 3 · completed in")
+	screen := ansi.Strip(a.m.render())
+	if !strings.Contains(screen, "· exit 0 · 3 lines") {
+		t.Fatalf("the news line lacks its exit code or line count:\n%s", screen)
+	}
+	if strings.Contains(screen, "task-notification") {
+		t.Fatalf("markup on screen:\n%s", screen)
+	}
+	drained := mgr.Drain()
+	if len(drained) != 1 || !strings.HasPrefix(drained[0].Text, "<task-notification>") {
+		t.Fatalf("the model's notification is not the structured block: %+v", drained)
+	}
+	a.send(eventsMsg{{Kind: agent.EventNotification, Text: drained[0].Text}, {Kind: agent.EventNotice, Text: "after"}})
+	a.shows("after")
+	if n := strings.Count(ansi.Strip(a.m.render()), "task_1"); n != 1 {
+		t.Fatalf("the news is shown %d times:\n%s", n, ansi.Strip(a.m.render()))
+	}
+}
+
+// After a resume, notifications in the history read as news, never as the
+// person's messages.
+func TestResumedNewsIsNotThePersonsMessage(t *testing.T) {
+	block := "<task-notification>\n<task-id>task_4</task-id>\n<status>completed</status>\n<summary>Background command \"make &lt;x\" completed with exit code 0 after 2s.</summary>\n</task-notification>"
+	a := newApp(t, `{"turns":[{"text":"hi"}]}`, 80, 24, appOptions{})
+	a.m.replayHistory([]provider.Message{
+		{Role: provider.RoleUser, Blocks: []provider.Block{provider.TextBlock(block), provider.TextBlock("what happened?")}},
+	})
+	a.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	screen := ansi.Strip(a.m.render())
+	if strings.Contains(screen, "task-notification") || strings.Contains(screen, "<task-id>") {
+		t.Fatalf("markup on screen:\n%s", screen)
+	}
+	if !strings.Contains(screen, `● task_4 · Background command "make <x" completed`) {
+		t.Fatalf("the news is not a readable line:\n%s", screen)
+	}
+	if !strings.Contains(screen, "what happened?") {
+		t.Fatalf("the person's prompt is gone:\n%s", screen)
+	}
+}
