@@ -40,7 +40,7 @@ func (m *Model) command(text string) tea.Cmd {
 		}
 		mode, ok := permission.ParseMode(arg)
 		if !ok {
-			m.say("Unknown mode " + arg)
+			m.say("Unknown mode " + arg + "; the modes: default, acceptEdits, plan, bypassPermissions, dontAsk, auto")
 			return nil
 		}
 		m.setMode(mode)

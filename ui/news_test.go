@@ -65,3 +65,10 @@ func TestResumedNewsIsNotThePersonsMessage(t *testing.T) {
 		t.Fatalf("the person's prompt is gone:\n%s", screen)
 	}
 }
+
+// /mode with a name that is no mode lists the modes.
+func TestModeUnknownListsModes(t *testing.T) {
+	a := newApp(t, `{"turns":[{"text":"hi"}]}`, 120, 24, appOptions{})
+	a.exec(a.m.command("/mode foo"))
+	a.shows("Unknown mode foo; the modes: default, acceptEdits, plan, bypassPermissions, dontAsk, auto")
+}
