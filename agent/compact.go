@@ -309,8 +309,9 @@ func (s *Session) compactSessionStart(ctx context.Context) string {
 }
 
 // cutPoint is where the kept latest messages begin: at most keepMessages
-// from the end, moved so that no tool result is kept without the call it
-// answers. A kept part may begin with an assistant message, or with a user
+// from the end and at most half of a short history (so /compact early in a
+// session still summarises something), moved so that no tool result is
+// kept without the call it answers. A kept part may begin with an assistant message, or with a user
 // message that answers no call. 0 means there is nothing older to
 // summarise.
 func cutPoint(h []provider.Message) int {
@@ -326,7 +327,7 @@ func cutPoint(h []provider.Message) int {
 		}
 		return true
 	}
-	cut := max(len(h)-keepMessages, 0)
+	cut := max(len(h)-keepMessages, len(h)/2)
 	for cut < len(h) && !valid(cut) {
 		cut++
 	}

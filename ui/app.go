@@ -231,6 +231,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case alwaysSavedMsg:
 		m.handleAlwaysSaved(msg)
 		return m, nil
+	case compactDoneMsg:
+		if msg.err != nil {
+			m.conv.AddError("Compaction failed: " + msg.err.Error())
+		}
+		return m, m.promptDone()
 	case mcpDoneMsg:
 		if msg.err != nil {
 			m.conv.AddError(msg.err.Error())

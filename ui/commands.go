@@ -33,6 +33,10 @@ func (m *Model) command(text string) tea.Cmd {
 		m.cfg.Agent.Clear()
 		m.conv = conversation.New()
 		m.say("Conversation cleared; the transcript keeps the old one.")
+	case "/compact":
+		return m.compact(arg)
+	case "/context":
+		m.conv.AddNotice(m.cfg.Agent.ContextReport())
 	case "/mode":
 		if arg == "" {
 			m.say("Permission mode: " + string(m.cfg.Mode.Get()) + " (Shift+Tab cycles; /mode NAME sets)")
@@ -279,4 +283,25 @@ func (m *Model) mcpCommand(arg string) tea.Cmd {
 	}
 	m.say("Usage: /mcp, /mcp reconnect [NAME], /mcp trust")
 	return nil
+}
+
+// compactDoneMsg carries the end of a /compact.
+type compactDoneMsg struct{ err error }
+
+// compact is /compact [instructions]: the session summarises its history in
+// the background, like a prompt (Esc interrupts it). Success is told by
+// the session's own notice; a failure here, with the history unchanged.
+func (m *Model) compact(instructions string) tea.Cmd {
+	if m.running {
+		m.say("Interrupt the agent first (Esc), then /compact.")
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.cancel, m.running, m.started = cancel, true, m.now()
+	m.say("Compacting the conversation…")
+	sess := m.cfg.Agent
+	return tea.Batch(func() tea.Msg {
+		_, err := sess.Compact(ctx, instructions)
+		return compactDoneMsg{err: err}
+	}, m.tick())
 }

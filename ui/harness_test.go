@@ -95,6 +95,8 @@ type appOptions struct {
 	files map[string]string
 	// web adds WebFetch.
 	web bool
+	// contextWindow is the session's window in tokens.
+	contextWindow int
 }
 
 // newApp builds the app on a fresh project directory, plays body (a
@@ -146,7 +148,7 @@ func newApp(t testing.TB, body string, w, h int, o appOptions) *app {
 			bridge.Publish(agent.Event{Kind: agent.EventStage, Stage: &ev})
 		},
 	}
-	sess := agent.NewSession(agent.Config{Provider: prov, Pipeline: p, System: "test", Publish: bridge.Publish}, "test-session", nil)
+	sess := agent.NewSession(agent.Config{Provider: prov, Pipeline: p, System: "test", Publish: bridge.Publish, ContextWindow: o.contextWindow}, "test-session", nil)
 	m := New(Config{
 		Agent: sess, Bridge: bridge, Pipeline: p, Policy: policy, Mode: mode,
 		ProjectDir: dir, SessionID: "test-session",

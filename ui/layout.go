@@ -225,11 +225,24 @@ func (m *Model) statusLine() string {
 		parts = append(parts, theme.Dim.Render("keys → input ("+ptyview.LeaveKey+" → pane)"))
 	}
 	parts = append(parts, theme.Dim.Render(m.cfg.Agent.Provider()+"/"+m.cfg.Agent.Model()))
+	if used, window := m.cfg.Agent.ContextUsed(); used > 0 && window > 0 {
+		pct := 100 * used / window
+		style := theme.Dim
+		if pct >= contextWarnPercent {
+			style = theme.Warn
+		}
+		parts = append(parts, style.Render(fmt.Sprintf("%d%% context", pct)))
+	}
 	tokens := m.usage.InputTokens + m.usage.CacheRead + m.usage.CacheWrite + m.usage.OutputTokens
 	parts = append(parts, theme.Dim.Render(fmt.Sprintf("%s tokens", humanCount(tokens))))
 	line := strings.Join(parts, theme.Dim.Render(" · "))
 	return lipgloss.NewStyle().MaxWidth(m.width).Render(line)
 }
+
+// contextWarnPercent is the share of the context window from which the
+// status line shows it as a warning: close to where automatic compaction
+// starts by default.
+const contextWarnPercent = 70
 
 func humanCount(n int) string {
 	switch {

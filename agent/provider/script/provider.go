@@ -140,7 +140,7 @@ func turnEvents(t Turn) []provider.Event {
 		}
 	}
 	return append(evs,
-		provider.Event{Kind: provider.EventUsage},
+		provider.Event{Kind: provider.EventUsage, Usage: provider.Usage{InputTokens: t.PromptTokens}},
 		provider.Event{Kind: provider.EventMessageStop, StopReason: stop},
 	)
 }

@@ -49,6 +49,9 @@ type Turn struct {
 	// StopReason overrides the stop reason, which is otherwise tool_use
 	// for a turn with tool calls and end_turn for one without.
 	StopReason string `json:"stop_reason,omitempty"`
+	// PromptTokens is the prompt size the turn's usage reports, so a
+	// script can fill the context window without being long.
+	PromptTokens int `json:"prompt_tokens,omitempty"`
 }
 
 // ToolCall is one tool call of a turn. A call without an id gets
