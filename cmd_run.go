@@ -49,6 +49,9 @@ func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (quote the prompt: -p \"...\")", fs.Arg(0))
 	}
+	if f.contextWindow < 0 {
+		return nil, fmt.Errorf("--context-window %d: give the window in tokens, above 0", f.contextWindow)
+	}
 	switch f.outputFormat {
 	case "text", "json", "stream-json":
 	default:
@@ -92,7 +95,12 @@ func runHeadless(f *runFlags, stdout, stderr io.Writer) int {
 	writeNotes(stderr, s.Notes)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	result := s.Agent.Prompt(ctx, f.prompt)
+	var result agent.Outcome
+	if instructions, ok := compactCommand(f.prompt); ok {
+		result = compactHeadless(ctx, s.Agent, instructions)
+	} else {
+		result = s.Agent.Prompt(ctx, f.prompt)
+	}
 	reason := "exit"
 	if ctx.Err() != nil {
 		reason = "signal"
@@ -112,7 +120,7 @@ func runHeadless(f *runFlags, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "workbench: %v\n", result.Err)
 	}
 	switch result.StopReason {
-	case agent.StopCompleted, agent.StopHookPrevented:
+	case agent.StopCompleted, agent.StopHookPrevented, stopCompacted:
 		return exitOK
 	default:
 		return exitError
@@ -204,4 +212,28 @@ func nonEmpty(b []byte) []byte {
 		return []byte("{}")
 	}
 	return b
+}
+
+// stopCompacted is the stop reason of a headless /compact that succeeded.
+const stopCompacted = "compacted"
+
+// compactCommand reads a headless prompt that is /compact [instructions].
+func compactCommand(prompt string) (instructions string, ok bool) {
+	name, rest, _ := strings.Cut(strings.TrimSpace(prompt), " ")
+	if name != "/compact" {
+		return "", false
+	}
+	return strings.TrimSpace(rest), true
+}
+
+// compactHeadless is `-p "/compact ..."` (with --continue or --resume): the
+// session's history is compacted, nothing is sent as a prompt. A failure
+// leaves the history as it was and is the run's error.
+func compactHeadless(ctx context.Context, s *agent.Session, instructions string) agent.Outcome {
+	res, err := s.Compact(ctx, instructions)
+	out := agent.Outcome{StopReason: stopCompacted, Text: res.String(), SessionID: s.ID(), Usage: s.Usage()}
+	if err != nil {
+		out.StopReason, out.Text, out.Err = agent.StopModelError, "", err
+	}
+	return out
 }

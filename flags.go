@@ -64,6 +64,8 @@ type modelFlags struct {
 	cont     bool
 	resume   string
 	answers  string
+	// contextWindow overrides the model's context window in tokens.
+	contextWindow int
 }
 
 func (m *modelFlags) register(fs *flag.FlagSet) {
@@ -75,13 +77,14 @@ func (m *modelFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&m.cont, "continue", false, "continue the latest session of this project")
 	fs.StringVar(&m.resume, "resume", "", "resume the session with this `id`")
 	fs.StringVar(&m.answers, "answers", "", "answer AskUserQuestion from this JSON `file` (headless)")
+	fs.IntVar(&m.contextWindow, "context-window", 0, "the model's context window in `tokens`, for a model Workbench does not know (default: contextWindow in settings, else the known model's)")
 }
 
 // choice is what the flags say about the model, in the assembly's terms.
 func (m *modelFlags) choice() session.Model {
 	return session.Model{
 		Provider: m.provider, Model: m.model, BaseURL: m.baseURL, Script: m.script,
-		MaxTurns: m.maxTurns, Continue: m.cont, Resume: m.resume,
+		MaxTurns: m.maxTurns, Continue: m.cont, Resume: m.resume, ContextWindow: m.contextWindow,
 	}
 }
 

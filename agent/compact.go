@@ -149,7 +149,15 @@ func (s *Session) maybeAutoCompact(ctx context.Context, turn int) {
 	s.mu.Lock()
 	due := limit > 0 && s.lastPrompt > limit && !s.compacted
 	used := s.lastPrompt
+	unmeasured := s.lastPrompt == 0
 	s.mu.Unlock()
+	if unmeasured && limit > 0 {
+		// Nothing measured yet (a resumed session's first request): the
+		// estimate decides, so a history too big for the window is
+		// compacted before it is sent.
+		used = s.fixedTokens() + estimateMessages(s.History())
+		due = used > limit
+	}
 	if !due {
 		return
 	}

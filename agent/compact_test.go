@@ -353,3 +353,49 @@ func TestOldToolResultsBecomeStubsNamingTheirSpillFile(t *testing.T) {
 		t.Errorf("the spill file does not hold the old result: %v", err)
 	}
 }
+
+// When clearing old tool results alone frees enough, an automatic
+// compaction stops there: no summary request, the latest turns untouched.
+func TestClearingOldResultsCanBeEnough(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("a line of old output\n", 1400)
+	args, _ := json.Marshal(map[string]string{"text": big})
+	rig := newCompactRig(t, 20000, func(n int, r chatRequest) chatReply {
+		switch {
+		case r.isSummary():
+			return chatReply{Text: "SUMMARY", Prompt: 500}
+		case n == 0:
+			return chatReply{Calls: []chatCall{{"old_1", "Echo", string(args)}}, Prompt: 9000}
+		case n == 2:
+			return chatReply{Text: "done", Prompt: 17000}
+		}
+		return chatReply{Text: "done", Prompt: 9000}
+	})
+	rig.prompt("run it")
+	rig.prompt("second")
+	rig.prompt("third")
+	for _, r := range rig.srv.requests() {
+		if r.isSummary() {
+			t.Fatal("a summary was asked for")
+		}
+	}
+	recs := rig.compactions()
+	if len(recs) != 1 || recs[0].Summary != "" || len(recs[0].Stubs) != 1 || recs[0].Head != nil {
+		t.Fatalf("compactions %+v", recs)
+	}
+	last := rig.srv.requests()[len(rig.srv.requests())-1]
+	for _, m := range last.Messages {
+		if m.Role == "tool" && !strings.Contains(string(m.Content), "was cleared to save context: 29400 bytes") {
+			t.Errorf("the old result is still sent: %.200s", m.Content)
+		}
+	}
+	restored, err := LoadSession(rig.root, "sess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(restored.History)
+	want, _ := json.Marshal(rig.s.History())
+	if string(got) != string(want) {
+		t.Errorf("resume does not restore the cleared results\n got %s\nwant %s", got, want)
+	}
+}

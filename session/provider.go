@@ -25,6 +25,9 @@ type Model struct {
 	// Continue resumes the project's latest session; Resume a given one.
 	Continue bool
 	Resume   string
+	// ContextWindow is the model's context window in tokens (--context-window);
+	// 0 takes contextWindow from settings, else the table of known models.
+	ContextWindow int
 }
 
 // chooseProvider picks the model backend: flags, then settings, then the

@@ -169,6 +169,8 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 		Transcript: tr, Publish: publish, Notifier: s.notifiers(),
 		BackgroundWait: w.BackgroundWait, MaxDuration: w.MaxDuration, TodoReminder: s.Todos.Reminder,
 		Nonce: restoredNonce(restored),
+		ContextWindow: contextWindow(c, m), AutoCompactPercent: c.Settings.AutoCompactPercent,
+		Memory: facts.Memory,
 	}, id, restoredHistory(restored))
 	reg.Add(s.Agent.AgentTool(agent.DefaultAgents()))
 	return s, nil
@@ -362,4 +364,13 @@ func restoredHistory(r *agent.Restored) []provider.Message {
 		return nil
 	}
 	return r.History
+}
+
+// contextWindow is the window the flag or the settings give, or 0 for the
+// table of known models.
+func contextWindow(c *Config, m Model) int {
+	if m.ContextWindow > 0 {
+		return m.ContextWindow
+	}
+	return c.Settings.ContextWindow
 }

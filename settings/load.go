@@ -29,6 +29,8 @@ type Settings struct {
 	WebSearch              *WebSearch
 	DisableBackgroundTasks bool
 	DisableShellSessions   bool
+	// ContextWindow and AutoCompactPercent: see File.
+	ContextWindow, AutoCompactPercent int
 	// Sandbox is the sandbox configuration (H16).
 	Sandbox SandboxSettings
 	// DisableBypass is set by permissions.disableBypassPermissionsMode
@@ -165,6 +167,12 @@ func (s *Settings) merge(projectDir string, l Layer, personal bool) {
 	}
 	if f.MaxOutputBytes > 0 {
 		s.MaxOutputBytes = f.MaxOutputBytes
+	}
+	if f.ContextWindow > 0 {
+		s.ContextWindow = f.ContextWindow
+	}
+	if f.AutoCompactPercent > 0 {
+		s.AutoCompactPercent = f.AutoCompactPercent
 	}
 	for k, v := range f.Env {
 		s.Env[k] = v

@@ -45,6 +45,11 @@ type File struct {
 	// DisableBackgroundTasks and DisableShellSessions turn those tools off.
 	DisableBackgroundTasks bool `json:"disableBackgroundTasks,omitempty"`
 	DisableShellSessions   bool `json:"disableShellSessions,omitempty"`
+	// ContextWindow is the model's context window in tokens, for models
+	// Workbench does not know; AutoCompactPercent is how full it may get
+	// before the conversation is compacted (1-100, default 80).
+	ContextWindow      int `json:"contextWindow,omitempty"`
+	AutoCompactPercent int `json:"autoCompactPercent,omitempty"`
 	// Sandbox configures the sandbox under agent commands; checked by
 	// parseSandbox in Workbench's shape or Claude Code's.
 	Sandbox json.RawMessage `json:"sandbox,omitempty"`
@@ -230,6 +235,12 @@ func Parse(path string, data []byte, claude bool) (Layer, error) {
 	}
 	if f.MaxOutputBytes < 0 {
 		return l, fail(locate(data, []string{"maxOutputBytes"}), "maxOutputBytes", "must not be negative")
+	}
+	if f.ContextWindow < 0 {
+		return l, fail(locate(data, []string{"contextWindow"}), "contextWindow", "must be a number of tokens above 0")
+	}
+	if f.AutoCompactPercent < 0 || f.AutoCompactPercent > 100 {
+		return l, fail(locate(data, []string{"autoCompactPercent"}), "autoCompactPercent", "must be a percentage from 1 to 100")
 	}
 	l.File = f
 	return l, nil
