@@ -168,7 +168,7 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 		System: agent.SystemPrompt(facts), MaxTurns: m.MaxTurns,
 		Transcript: tr, Publish: publish, Notifier: s.notifiers(),
 		BackgroundWait: w.BackgroundWait, MaxDuration: w.MaxDuration, TodoReminder: s.Todos.Reminder,
-		Nonce: restoredNonce(restored),
+		Nonce:         restoredNonce(restored),
 		ContextWindow: contextWindow(c, m), AutoCompactPercent: c.Settings.AutoCompactPercent,
 		Memory: facts.Memory,
 	}, id, restoredHistory(restored))
