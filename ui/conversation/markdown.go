@@ -9,6 +9,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/seed92b641c3/workbench/theme"
+	"github.com/seed92b641c3/workbench/ui/safetext"
 )
 
 // maxRenderers bounds the glamour renderers kept at once. A renderer is
@@ -71,15 +72,18 @@ func (m *markdown) render(src string, width int) []string {
 	}
 	r := m.renderer(width)
 	if r == nil {
-		return wrapPlain(src, width, "", theme.Base)
+		return wrapPlain(sanitize(src), width, "", theme.Base)
 	}
 	out, err := r.Render(src)
 	if err != nil {
-		return wrapPlain(src, width, "", theme.Base)
+		return wrapPlain(sanitize(src), width, "", theme.Base)
 	}
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
-		lines[i] = trimPad(l)
+		// Marked after rendering, not before: glamour would style the
+		// escapes' own sequences as text, and in a code block chroma would
+		// split them apart.
+		lines[i] = safetext.MarkStyled(trimPad(l))
 	}
 	lines = trimBlank(lines)
 	return fitLines(lines, width)

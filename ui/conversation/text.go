@@ -6,6 +6,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	xansi "github.com/charmbracelet/x/ansi"
+
+	"github.com/seed92b641c3/workbench/ui/safetext"
 )
 
 // sanitize makes text from outside (tool output, model text) safe to
@@ -13,6 +15,11 @@ import (
 // return keeps only what was written after it (a progress bar's last
 // state), and other control characters are dropped. Escape sequences in tool
 // output could otherwise move the cursor or recolour the whole screen.
+// Bidi controls and zero-width characters are shown as marked escapes
+// (safetext.Mark), so a command, file name or output line cannot read
+// differently from what it is. Every piece of text from outside that the
+// conversation draws comes through here, except finished Markdown, which
+// is marked after glamour renders it (markdown.render).
 func sanitize(s string) string {
 	if s == "" {
 		return s
@@ -29,7 +36,7 @@ func sanitize(s string) string {
 		}
 	}
 	if clean {
-		return s
+		return safetext.Mark(s)
 	}
 	var b strings.Builder
 	b.Grow(len(s))
@@ -49,7 +56,7 @@ func sanitize(s string) string {
 			}
 		}
 	}
-	return b.String()
+	return safetext.Mark(b.String())
 }
 
 // wrapPlain wraps text to width, puts indent before every line and styles

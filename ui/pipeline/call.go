@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed92b641c3/workbench/agent"
+	"github.com/seed92b641c3/workbench/ui/safetext"
 )
 
 // call is what the panel knows of one tool call, updated event by event.
@@ -227,14 +228,18 @@ func oneLine(s string) string {
 	return clean(s)
 }
 
-// clean replaces control characters with spaces.
+// clean replaces control characters with spaces and shows bidi controls
+// and zero-width characters as marked escapes (safetext.Mark), so a call's
+// summary reads as what it is. Every text from outside that the panel
+// draws comes through here. The result may carry style sequences: measure
+// and cut it with ANSI-aware functions.
 func clean(s string) string {
-	return strings.Map(func(r rune) rune {
+	return safetext.Mark(strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
 			return ' '
 		}
 		return r
-	}, s)
+	}, s))
 }
 
 // head keeps the first lines of a result text.
