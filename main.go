@@ -8,6 +8,7 @@
 //	workbench -p PROMPT [flags]          one headless run
 //	workbench tool [flags] NAME [JSON]   run one tool call through the pipeline
 //	workbench tools [--json]             list the tool catalog
+//	workbench rewind --list | N          list prompts, or rewind to before one
 //	workbench help                       this help
 //
 // main only chooses the sub-command and parses its flags; the session
@@ -42,6 +43,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runTool(args[1:], stdin, stdout, stderr)
 		case "tools":
 			return runTools(args[1:], stdout, stderr)
+		case "rewind":
+			return runRewind(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			usage(stdout)
 			return exitOK
@@ -81,6 +84,10 @@ Usage:
   workbench tool [flags] NAME [JSON]   run one tool call through the whole pipeline
                                        (JSON from stdin when omitted)
   workbench tools [--json]             list the tools with their safety metadata
+  workbench rewind --list [--json]     the prompts of the latest session (or --session ID)
+                                       with their time and the files each changed
+  workbench rewind N [--conversation]  take the files (and the conversation) back to
+       [--no-code] [--force] [--undo]  before prompt N; --undo undoes the latest rewind
   workbench -p PROMPT [flags]          run the agent headless on one prompt
        --output-format text|json|stream-json  --provider anthropic|openai|script
        --model M  --base-url URL  --script FILE  --max-turns N  --continue

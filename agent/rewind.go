@@ -27,9 +27,10 @@ type promptMark struct {
 }
 
 // beforePrompt runs the Checkpoint hook before a prompt and marks the
-// prompt's start in the transcript.
+// prompt's start in the transcript. A subagent's prompt is part of the
+// call that started it, not a prompt of the person.
 func (s *Session) beforePrompt(ctx context.Context, text string) {
-	if s.cfg.BeforePrompt == nil {
+	if s.cfg.BeforePrompt == nil || s.cfg.Depth > 0 {
 		return
 	}
 	if n := s.cfg.BeforePrompt(ctx, text); n > 0 {
@@ -38,7 +39,7 @@ func (s *Session) beforePrompt(ctx context.Context, text string) {
 }
 
 func (s *Session) afterPrompt(ctx context.Context) {
-	if s.cfg.AfterPrompt != nil {
+	if s.cfg.AfterPrompt != nil && s.cfg.Depth == 0 {
 		s.cfg.AfterPrompt(ctx)
 	}
 }
@@ -95,6 +96,18 @@ func RewindTranscript(path string, n int) (string, error) {
 	}
 	t.Append(EntryRewind, promptMark{Prompt: n})
 	return text, t.Close()
+}
+
+// PromptText checks that a closed session's conversation can go back to
+// before prompt n and returns that prompt's text, writing nothing: the
+// command line checks this before it restores any file.
+func PromptText(path string, n int) (string, error) {
+	entries, err := readEntries(path)
+	if err != nil {
+		return "", err
+	}
+	_, text, err := historyBefore(entries, len(entries), n)
+	return text, err
 }
 
 func readEntries(path string) ([]Entry, error) {

@@ -11,6 +11,9 @@ import (
 // ErrNoCheckpoints is returned when a session has nothing to go back to.
 var ErrNoCheckpoints = errors.New("this session has no checkpoints: no prompt ran with rewind on")
 
+// ErrNoPrompt is returned for a prompt number the session does not have.
+var ErrNoPrompt = errors.New("no prompt")
+
 // DirtyError stops a restore over files changed after the last checkpoint
 // (by the person, most likely), unless the restore is forced: they are in
 // no checkpoint yet, so overwriting them silently would lose work.
@@ -119,7 +122,7 @@ func (s *Store) promptCheckpoint(n int) (Checkpoint, error) {
 	if max == 0 {
 		return Checkpoint{}, ErrNoCheckpoints
 	}
-	return Checkpoint{}, fmt.Errorf("rewind: no prompt %d: this session's prompts are numbered 1 to %d", n, max)
+	return Checkpoint{}, fmt.Errorf("rewind: %w %d: this session's prompts are numbered 1 to %d", ErrNoPrompt, n, max)
 }
 
 // restore checks for unrecorded changes, takes the undo checkpoint, then

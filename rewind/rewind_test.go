@@ -371,3 +371,15 @@ func TestInsideAGitRepositoryItsGitIsUntouched(t *testing.T) {
 		t.Fatal("a file the project's info/exclude ignores was restored")
 	}
 }
+
+func TestOneProcessAtATimeHasASessionsCheckpoints(t *testing.T) {
+	p := project(t)
+	dir := filepath.Join(t.TempDir(), "rewind")
+	s := must(Open(Options{Dir: dir, WorkTree: p}))
+	if _, err := Open(Options{Dir: dir, WorkTree: p}); !errors.Is(err, ErrInUse) {
+		t.Fatalf("second open: %v", err)
+	}
+	s.Close()
+	s = must(Open(Options{Dir: dir, WorkTree: p}))
+	s.Close()
+}

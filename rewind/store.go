@@ -45,6 +45,10 @@ type Store struct {
 	ignore   []string
 	git      *git
 
+	// lock is held while the store is open: two processes writing one
+	// session's checkpoints would number them twice.
+	lock *os.File
+
 	mu      sync.Mutex
 	log     *checkpointLog
 	exclude []byte // the info/exclude last written
@@ -71,11 +75,16 @@ func Open(o Options) (*Store, error) {
 		return nil, fmt.Errorf("rewind: %w", err)
 	}
 	s := &Store{dir: o.Dir, workTree: wt, ignore: o.Ignore}
+	if s.lock, err = lockDir(o.Dir); err != nil {
+		return nil, err
+	}
 	s.git = newGit(filepath.Join(o.Dir, "git"), wt)
 	if err := s.initRepo(); err != nil {
+		s.lock.Close()
 		return nil, err
 	}
 	if s.log, err = openLog(filepath.Join(o.Dir, "checkpoints.jsonl")); err != nil {
+		s.lock.Close()
 		return nil, err
 	}
 	return s, nil
@@ -103,7 +112,12 @@ func (s *Store) initRepo() error {
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.log.close()
+	err := s.log.close()
+	if s.lock != nil {
+		s.lock.Close() // closing the descriptor releases the lock
+		s.lock = nil
+	}
+	return err
 }
 
 // WorkTree is the directory the store records.

@@ -13,6 +13,7 @@ import (
 	"github.com/seed92b641c3/workbench/agent/provider"
 	"github.com/seed92b641c3/workbench/hooks"
 	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/rewind"
 	"github.com/seed92b641c3/workbench/tasks"
 	"github.com/seed92b641c3/workbench/tasks/pty"
 	"github.com/seed92b641c3/workbench/tools"
@@ -70,7 +71,9 @@ type Session struct {
 	// Restored is the earlier session this one continues, or nil.
 	Restored *agent.Restored
 	// Notes are what the person should know at start (H12).
-	Notes  []string
+	Notes []string
+	// Rewind holds the session's checkpoints; nil when rewind is off.
+	Rewind *rewind.Store
 	egress *egress
 	// skillGrants take back the allowed-tools of the skills loaded in the
 	// current run.
@@ -163,7 +166,7 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 			facts.Deferred = append(facts.Deferred, n)
 		}
 	}
-	s.Agent = agent.NewSession(agent.Config{
+	acfg := agent.Config{
 		Provider: prov, Model: m.Model, Pipeline: p, Deferred: deferredSet,
 		System: agent.SystemPrompt(facts), MaxTurns: m.MaxTurns,
 		Transcript: tr, Publish: publish, Notifier: s.notifiers(),
@@ -171,7 +174,9 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 		Nonce:         restoredNonce(restored),
 		ContextWindow: contextWindow(c, m), AutoCompactPercent: c.Settings.AutoCompactPercent,
 		Memory: facts.Memory,
-	}, id, restoredHistory(restored))
+	}
+	s.wireRewind(p, &acfg)
+	s.Agent = agent.NewSession(acfg, id, restoredHistory(restored))
 	reg.Add(s.Agent.AgentTool(agent.DefaultAgents()))
 	return s, nil
 }
@@ -311,6 +316,9 @@ func (s *Session) closeStarted() {
 		s.Shells.CloseAll()
 	}
 	s.egress.close()
+	if s.Rewind != nil {
+		s.Rewind.Close()
+	}
 }
 
 // MCP is the control behind the UI's /mcp.

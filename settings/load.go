@@ -31,6 +31,10 @@ type Settings struct {
 	DisableShellSessions   bool
 	// ContextWindow and AutoCompactPercent: see File.
 	ContextWindow, AutoCompactPercent int
+	// RewindIgnore adds up the rewind.ignore patterns of every layer;
+	// RewindDisable is set when any layer turns checkpoints off.
+	RewindIgnore  []string
+	RewindDisable bool
 	// Sandbox is the sandbox configuration (H16).
 	Sandbox SandboxSettings
 	// DisableBypass is set by permissions.disableBypassPermissionsMode
@@ -140,6 +144,10 @@ func (s *Settings) merge(projectDir string, l Layer, personal bool) {
 		s.Notices = append(s.Notices, fmt.Sprintf("%s: enableAllProjectMcpServers and enabledMcpjsonServers are ignored in a project's files (a repository cannot trust its own .mcp.json); set them in ~/.claude/settings.json, or answer the question, or run /mcp trust", l.Path))
 	}
 	s.ProjectMCP.Disabled = append(s.ProjectMCP.Disabled, f.DisabledMcpjsonServers...)
+	if r := f.Rewind; r != nil {
+		s.RewindIgnore = append(s.RewindIgnore, r.Ignore...)
+		s.RewindDisable = s.RewindDisable || r.Disable
+	}
 	if p := f.Permissions; p != nil {
 		if p.DisableBypassPermissionsMode == "disable" && !s.DisableBypass {
 			s.DisableBypass, s.DisabledBy = true, l.Path

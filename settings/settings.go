@@ -53,6 +53,8 @@ type File struct {
 	// Sandbox configures the sandbox under agent commands; checked by
 	// parseSandbox in Workbench's shape or Claude Code's.
 	Sandbox json.RawMessage `json:"sandbox,omitempty"`
+	// Rewind configures the workspace checkpoints behind /rewind.
+	Rewind *Rewind `json:"rewind,omitempty"`
 	// EnableAllProjectMcpServers and EnabledMcpjsonServers trust a
 	// project's .mcp.json (all of it, or the servers named), as in Claude
 	// Code; they count only in the person's own files (see Settings).
@@ -89,6 +91,15 @@ type WebSearch struct {
 	// APIKey may be written as ${VAR} to read it from the environment.
 	APIKey  string `json:"apiKey,omitempty"`
 	BaseURL string `json:"baseURL,omitempty"`
+}
+
+// Rewind is the rewind object of a settings file.
+type Rewind struct {
+	// Ignore are patterns in .gitignore syntax for files no checkpoint
+	// records and no rewind touches, on top of the project's .gitignore.
+	Ignore []string `json:"ignore,omitempty"`
+	// Disable turns checkpoints off (then /rewind has nothing to offer).
+	Disable bool `json:"disable,omitempty"`
 }
 
 // Permissions is the permissions object of a settings file.
@@ -193,6 +204,13 @@ func Parse(path string, data []byte, claude bool) (Layer, error) {
 	}
 	if dec.More() {
 		return l, fail(dec.InputOffset(), "", "extra data after the settings object")
+	}
+	if r := f.Rewind; r != nil {
+		for _, p := range r.Ignore {
+			if strings.TrimSpace(p) == "" || strings.ContainsAny(p, "\n\r") {
+				return l, fail(findKey(data, "ignore"), "rewind.ignore", fmt.Sprintf("pattern %q must be one non-blank line of .gitignore syntax", p))
+			}
+		}
 	}
 	sb, err := parseSandbox(path, data, f.Sandbox, claude)
 	if err != nil {
