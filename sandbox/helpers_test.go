@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	scratchpkg "github.com/seed92b641c3/workbench/internal/scratch"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,26 +28,7 @@ func testLauncher(t testing.TB) string {
 
 // scratch makes a directory outside every temp directory (which the
 // sandbox leaves writable), so a refused write there is the sandbox's doing.
-func scratch(t testing.TB) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp(wd, ".h16-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = exec.Command("chmod", "-R", "u+w", dir).Run()
-		os.RemoveAll(dir)
-	})
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return real
-}
+func scratch(t testing.TB) string { return scratchpkg.Dir(t) }
 
 // fixture is a workspace, a directory outside it and a home directory, all
 // outside the temp directories.

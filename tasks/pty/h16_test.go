@@ -8,18 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed92b641c3/workbench/internal/scratch"
 	"github.com/seed92b641c3/workbench/sandbox"
 )
 
 func TestH16_PTYSessionsAreConfined(t *testing.T) {
 	t.Parallel()
-	wd, _ := os.Getwd()
-	base, err := os.MkdirTemp(wd, ".h16-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	base, _ = filepath.EvalSymlinks(base)
+	base := scratch.Dir(t)
 	ws, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
 	os.Mkdir(ws, 0o755)
 	os.Mkdir(outside, 0o755)

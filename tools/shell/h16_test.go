@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seed92b641c3/workbench/internal/scratch"
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/sandbox"
 	"github.com/seed92b641c3/workbench/tasks"
@@ -18,18 +19,12 @@ import (
 // temp directory, and a sandbox for the workspace launched by this binary.
 func sandboxFixture(t *testing.T) (ws, outside string, sb *sandbox.Sandbox) {
 	t.Helper()
-	wd, _ := os.Getwd()
-	base, err := os.MkdirTemp(wd, ".h16-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	base, _ = filepath.EvalSymlinks(base)
+	base := scratch.Dir(t)
 	ws, outside = filepath.Join(base, "ws"), filepath.Join(base, "outside")
 	os.Mkdir(ws, 0o755)
 	os.Mkdir(outside, 0o755)
 	exe, _ := os.Executable()
-	sb, err = sandbox.New(sandbox.Policy{Roots: []string{ws}, Home: base, Caches: []string{}},
+	sb, err := sandbox.New(sandbox.Policy{Roots: []string{ws}, Home: base, Caches: []string{}},
 		sandbox.Options{Launcher: exe})
 	if err != nil || !sb.Active() {
 		t.Fatalf("sandbox: %v %v", err, sb.Unavailable())
