@@ -82,7 +82,7 @@ func TestToolBashAsksAndHeadlessDeniesWithTheAllowRule(t *testing.T) {
 		stages = append(stages, l["stage"].(string)+":"+l["outcome"].(string))
 	}
 	got := strings.Join(stages, " ")
-	if !strings.HasPrefix(got, "lookup:ok schema:ok permission:ask permission:rejected result:error") {
+	if !strings.HasPrefix(got, "lookup:ok schema:ok permission:ask pre_hook:skipped permission:rejected result:error") {
 		t.Errorf("stages %s", got)
 	}
 }

@@ -59,6 +59,7 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 	blocks = append(blocks, provider.TextBlock(text))
 	s.appendMessage(provider.Message{Role: provider.RoleUser, Blocks: blocks})
 
+	ctx, hookStopped := withHookStop(ctx)
 	stopHookActive := false
 	continuations := 0
 	// tooLongRetried says the last request was already a retry after a
@@ -99,6 +100,9 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 		if ctx.Err() != nil {
 			return s.ended(ctx, turn, last)
 		}
+		if reason, stop := hookStopped.stopped(); stop {
+			return Outcome{StopReason: StopHookPrevented, Turns: turn, Text: reason}
+		}
 		if len(res.calls) > 0 {
 			stopHookActive = false
 			continue
@@ -111,19 +115,10 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 		}
 		// The model wants to stop. Stop hooks may keep it going once per
 		// real tool turn, so they cannot loop it forever.
-		if h := s.hooks(); h != nil && h.Has(hooks.Stop) && !stopHookActive {
-			in := s.hookInput(hooks.Stop)
-			v := h.Stop(ctx, in)
-			if v.Prevent {
-				return Outcome{StopReason: StopHookPrevented, Turns: turn, Text: v.Message}
-			}
-			if len(v.Continue) > 0 {
-				stopHookActive = true
-				msg := "A Stop hook asks you to continue:\n" + strings.Join(v.Continue, "\n")
-				s.cfg.Publish(Event{Kind: EventNotice, Turn: turn, Text: msg})
-				s.appendMessage(provider.Message{Role: provider.RoleUser, Blocks: []provider.Block{provider.TextBlock(msg)}})
-				continue
-			}
+		if out, again := s.stopHooks(ctx, turn, &stopHookActive); out != nil {
+			return *out
+		} else if again {
+			continue
 		}
 		if w, ok := s.cfg.Notifier.(BackgroundWaiter); ok && s.cfg.BackgroundWait > 0 && !s.cfg.Notifier.Pending() && w.Active() {
 			if waitUntil.IsZero() {
@@ -167,10 +162,7 @@ func (s *Session) sessionStart(ctx context.Context) string {
 		return ""
 	}
 	in := s.hookInput(hooks.SessionStart)
-	in.Source = "startup"
-	if s.resumed {
-		in.Source = "resume"
-	}
+	in.Source = s.startSource()
 	return h.Context(ctx, in)
 }
 

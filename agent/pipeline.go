@@ -17,8 +17,9 @@ import (
 )
 
 // Pipeline runs one tool call through every stage, in the seed's order:
-// lookup, defaults and schema, permission, PreToolUse hooks, re-check of a
-// rewritten input, call, capture, PostToolUse hooks, result. It never panics
+// lookup, defaults and schema, permission (a deny stops here), PreToolUse
+// hooks, approval only if still undecided, re-check of a rewritten input,
+// call, capture, PostToolUse hooks, result. It never panics
 // and never returns without a result; every stage is reported to Observe.
 // A Pipeline is safe for concurrent calls once built.
 type Pipeline struct {
@@ -131,6 +132,12 @@ type run struct {
 	// called is set when the tool's Call returned; progress reported after
 	// that is dropped.
 	called atomic.Bool
+	// pending is an ask of the permission evaluation not yet put to
+	// anyone: the PreToolUse hooks run first and may answer it (settle).
+	pending *permission.Decision
+	// askedHooks records that the PermissionRequest hooks ran for this
+	// call; they run at most once, as in Claude Code.
+	askedHooks bool
 }
 
 // clock returns when the current stage began: the time of the last event,
@@ -174,6 +181,9 @@ func (r *run) execute() tools.Result {
 		return res
 	}
 	if tools.IsDispatcher(r.tool) {
+		if res, ok := r.settle(tc, nil); !ok {
+			return res
+		}
 		return r.dispatch(tc)
 	}
 	if res, ok := r.preHooks(tc); !ok {

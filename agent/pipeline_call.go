@@ -17,39 +17,44 @@ import (
 func (r *run) hookInput(event hooks.Event) hooks.Input {
 	return hooks.Input{
 		SessionID: r.p.SessionID, TranscriptPath: r.p.TranscriptPath, Cwd: r.p.WorkDir, ProjectDir: r.p.ProjectDir,
-		HookEventName: event, ToolName: r.call.Name, ToolInput: r.input, ToolUseID: r.call.ID,
+		PermissionMode: string(r.p.mode()),
+		HookEventName:  event, ToolName: r.call.Name, ToolInput: r.input, ToolUseID: r.call.ID,
 	}
 }
 
-// preHooks runs PreToolUse hooks. A block stops the call; an ask goes to the
-// approver; a rewritten input is re-checked like any other rewrite (H2).
+// preHooks runs PreToolUse hooks. A block stops the call; a rewritten
+// input is re-checked like any other rewrite (H2); then settle decides an
+// ask the rules or a hook left open.
 func (r *run) preHooks(tc *tools.Context) (tools.Result, bool) {
 	t0 := r.clock()
 	if r.p.Hooks == nil || !r.p.Hooks.Has(hooks.PreToolUse) {
 		r.emit(StagePreHook, OutcomeSkipped, "no hooks", "", t0)
-		return tools.Result{}, true
+		return r.settle(tc, nil)
 	}
 	v := r.p.Hooks.PreToolUse(r.ctx, r.hookInput(hooks.PreToolUse))
 	r.context = v.AdditionalContext
 	if v.Block {
+		r.pending = nil
 		r.emit(StagePreHook, OutcomeBlock, v.Reason, "hook:"+v.Hook, t0)
+		if v.Prevent {
+			r.prevent(v.StopReason)
+		}
 		return tools.Error("Blocked by a PreToolUse hook: " + v.Reason), false
 	}
-	if len(v.UpdatedInput) > 0 && string(v.UpdatedInput) != string(r.input) {
+	switch {
+	case len(v.UpdatedInput) > 0 && string(v.UpdatedInput) != string(r.input):
 		r.emit(StagePreHook, OutcomeRewrite, "hook "+v.UpdatedBy+" rewrote the input", "hook:"+v.UpdatedBy, t0)
-		// A person approved the old input, not this one.
-		r.approved = false
 		if res, ok := r.rewrite(tc, v.UpdatedInput, "hook "+v.UpdatedBy); !ok {
 			return res, false
 		}
-	} else {
+	case v.Allow:
+		r.emit(StagePreHook, OutcomeAllow, v.AllowReason, "hook:"+v.AllowedBy, t0)
+	case v.Ask:
+		r.emit(StagePreHook, OutcomeAsk, v.Reason, "hook:"+v.Hook, t0)
+	default:
 		r.emit(StagePreHook, OutcomeOK, hookCount(len(v.Outcomes), "passed"), "", t0)
 	}
-	if v.Ask && !r.approved {
-		d := r.askFromHook(v.Hook, v.Reason)
-		return r.ask(tc, d, r.tool.Target(r.input, tc))
-	}
-	return tools.Result{}, true
+	return r.settle(tc, &v)
 }
 
 // progress reports a running tool's progress line as a call-stage event.

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
+	"github.com/seed92b641c3/workbench/hooks"
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/tools"
 )
@@ -13,9 +15,11 @@ import (
 // or hook that rewrites on every check cannot loop forever.
 const maxRewrites = 4
 
-// permit evaluates the session's rules on the current input and, on ask,
-// goes to the approver. stage is permission the first time and recheck after
-// a rewrite (H2).
+// permit evaluates the session's rules on the current input. stage is
+// permission the first time and recheck after a rewrite (H2). A deny ends
+// the call here, before any hook runs, so no hook can overrule it. An ask
+// is only remembered (r.pending): the PreToolUse hooks run first and may
+// answer it, and settle asks the person only if it is still undecided.
 func (r *run) permit(tc *tools.Context, stage Stage) (tools.Result, bool) {
 	t0 := r.clock()
 	target := r.tool.Target(r.input, tc)
@@ -31,6 +35,7 @@ func (r *run) permit(tc *tools.Context, stage Stage) (tools.Result, bool) {
 	tc.Checked = d.Checked // the file tools open what this check resolved (H17)
 	switch d.Behavior {
 	case permission.Allow:
+		r.pending = nil
 		r.emit(stage, OutcomeAllow, d.Message, d.Rule, t0)
 		if len(d.UpdatedInput) > 0 && !bytes.Equal(d.UpdatedInput, r.input) {
 			return r.rewrite(tc, d.UpdatedInput, "the tool's permission check")
@@ -38,15 +43,51 @@ func (r *run) permit(tc *tools.Context, stage Stage) (tools.Result, bool) {
 		return tools.Result{}, true
 	case permission.Ask:
 		if stage == StageRecheck && r.approved {
+			r.pending = nil
 			r.emit(stage, OutcomeAllow, "a person approved this input", "person", t0)
 			return tools.Result{}, true
 		}
 		r.emit(stage, OutcomeAsk, d.Message, d.Rule, t0)
-		return r.ask(tc, d, target)
+		r.pending = &d
+		return tools.Result{}, true
 	default:
+		r.pending = nil
 		r.emit(stage, OutcomeDeny, d.Message, d.Rule, t0)
 		return tools.Error(denialText(d)), false
 	}
+}
+
+// hookMayAnswer reports whether a PreToolUse hook's allow may answer an
+// ask that came from rule. It may answer the asks of the mode, of the tool
+// itself and of the workspace boundary: the questions a person would be
+// asked only because nothing said yes. It may not answer an ask rule (the
+// person wrote that they want to be asked, and Claude Code's hooks
+// reference says the same), the protected paths (H4: the agent must not
+// widen its own permissions), or a target known only at run time (H15).
+func hookMayAnswer(rule string) bool {
+	return strings.HasPrefix(rule, "mode:") || rule == "tool" || rule == "workspace"
+}
+
+// settle decides an ask that is still open after the PreToolUse hooks: a
+// hook's ask shows the dialog whatever the rules said; a hook's allow
+// answers an ask it may answer (hookMayAnswer); anything else goes to the
+// PermissionRequest hooks and then to the approver.
+func (r *run) settle(tc *tools.Context, v *hooks.PreVerdict) (tools.Result, bool) {
+	target := r.tool.Target(r.input, tc)
+	if v != nil && v.Ask && !r.approved {
+		r.pending = nil
+		return r.askPerson(tc, r.askFromHook(v.Hook, v.Reason), target)
+	}
+	if r.pending == nil {
+		return tools.Result{}, true
+	}
+	d := *r.pending
+	r.pending = nil
+	if v != nil && v.Allow && hookMayAnswer(d.Rule) {
+		r.emit(StagePermission, OutcomeApproved, "answered by PreToolUse hook "+v.AllowedBy+": "+v.AllowReason, "hook:"+v.AllowedBy, r.clock())
+		return tools.Result{}, true
+	}
+	return r.askPerson(tc, d, target)
 }
 
 func denialText(d permission.Decision) string {
@@ -60,18 +101,25 @@ func denialText(d permission.Decision) string {
 	return "Permission denied: " + msg
 }
 
-// ask sends the call to the approver: the person in the UI, or the headless
-// policy that denies with instructions.
-func (r *run) ask(tc *tools.Context, d permission.Decision, target permission.Target) (tools.Result, bool) {
+// askPerson sends the call to the approver: the person in the UI, or the
+// headless policy that denies with instructions. PermissionRequest hooks
+// run first and may answer for the person; Notification hooks are told
+// when a person is really kept waiting.
+func (r *run) askPerson(tc *tools.Context, d permission.Decision, target permission.Target) (tools.Result, bool) {
+	if res, ok, decided := r.permissionRequest(tc, d); decided {
+		return res, ok
+	}
 	t0 := r.clock()
 	approver := r.p.Approver
 	if approver == nil {
 		approver = Headless{}
 	}
+	notified := r.notifyWaiting(approver)
 	reply := approver.Approve(r.ctx, ApprovalRequest{
 		CallID: r.call.ID, Tool: r.call.Name, Input: r.input,
 		Decision: d, Target: target, ReadOnly: r.tool.ReadOnly(r.input),
 	})
+	notified()
 	if r.ctx.Err() != nil {
 		r.emit(StagePermission, OutcomeCancelled, "cancelled while waiting for approval", reply.By, t0)
 		return tools.Error("The tool call was cancelled while waiting for approval."), false

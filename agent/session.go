@@ -90,6 +90,9 @@ type Session struct {
 	usage   provider.Usage
 	started bool
 	resumed bool
+	// source is SessionStart's source after StartAgain ("clear",
+	// "compact"); empty means startup or resume.
+	source string
 	// sinceTodo counts model turns since TodoWrite ran or the list was
 	// last shown as a reminder.
 	sinceTodo int
@@ -165,10 +168,14 @@ func (s *Session) Model() string {
 func (s *Session) Provider() string { return s.cfg.Provider.Name() }
 
 // Clear forgets the conversation (the UI's /clear); the transcript keeps it.
+// As in Claude Code, SessionEnd hooks fire with reason "clear" and the
+// next prompt fires SessionStart with source "clear".
 func (s *Session) Clear() {
+	s.sessionEnd(EndClear)
 	s.mu.Lock()
 	s.history = nil
 	s.mu.Unlock()
+	s.StartAgain("clear")
 	s.record(EntryClear, struct{}{})
 }
 
@@ -199,21 +206,19 @@ func (s *Session) sync() {
 
 func (s *Session) hookInput(ev hooks.Event) hooks.Input {
 	p := s.cfg.Pipeline
-	return hooks.Input{SessionID: s.id, TranscriptPath: p.TranscriptPath, Cwd: p.WorkDir, HookEventName: ev, AgentType: s.cfg.AgentType}
+	return hooks.Input{SessionID: s.id, TranscriptPath: p.TranscriptPath, Cwd: p.WorkDir,
+		PermissionMode: string(p.mode()), HookEventName: ev, AgentType: s.cfg.AgentType}
 }
 
 func (s *Session) hooks() *hooks.Registry { return s.cfg.Pipeline.Hooks }
 
 // Close ends the session: SessionEnd hooks fire (H6: on every way out) and
-// the transcript is made durable. reason is "exit", "interrupt", "signal"...
+// the transcript is made durable. reason is recorded as given ("exit",
+// "signal", "resume"); hooks are told one of Claude Code's documented
+// reasons (EndPromptInputExit, EndClear, EndLogout), anything else as
+// "other".
 func (s *Session) Close(reason string) {
-	if h := s.hooks(); h != nil && h.Has(hooks.SessionEnd) && s.cfg.Depth == 0 {
-		in := s.hookInput(hooks.SessionEnd)
-		in.Reason = reason
-		ctx, cancel := context.WithTimeout(context.Background(), hooks.DefaultTimeout)
-		h.Run(ctx, in)
-		cancel()
-	}
+	s.sessionEnd(reason)
 	s.record(EntryEnd, map[string]string{"reason": reason})
 	s.sync()
 }

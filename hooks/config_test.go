@@ -18,8 +18,8 @@ func TestConfigUnmarshalsAndLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := NewRegistry()
-	if err := r.Load(cfg); err != nil {
-		t.Fatal(err)
+	if ignored, err := r.Load(cfg); err != nil || len(ignored) > 0 {
+		t.Fatal(ignored, err)
 	}
 	if !r.Has(PreToolUse) || !r.Has(Stop) || r.Has(PostToolUse) {
 		t.Fatal("Has does not reflect the config")
@@ -37,8 +37,7 @@ func TestLoadRejectsBadEntries(t *testing.T) {
 	t.Parallel()
 	good := `"SessionStart":[{"hooks":[{"type":"command","command":"true"}]}]`
 	cases := []struct{ name, src, want string }{
-		{"unknown event", `{` + good + `,"PreTooluse":[{"hooks":[{"type":"command","command":"x"}]}]}`, `unknown event "PreTooluse"`},
-		{"non-command type", `{` + good + `,"Stop":[{"hooks":[{"type":"prompt","command":"x"}]}]}`, `Stop[0].hooks[0]: type "prompt"`},
+		{"empty prompt", `{` + good + `,"Stop":[{"hooks":[{"type":"prompt","command":"x"}]}]}`, `Stop[0].hooks[0]: empty prompt`},
 		{"empty command", `{` + good + `,"Stop":[{"hooks":[{"type":"command","command":""}]}]}`, "empty command"},
 		{"negative timeout", `{` + good + `,"Stop":[{"hooks":[{"type":"command","command":"x","timeout":-1}]}]}`, "negative timeout"},
 		{"absurd timeout", `{` + good + `,"Stop":[{"hooks":[{"type":"command","command":"x","timeout":1e12}]}]}`, "longer than"},
@@ -50,12 +49,64 @@ func TestLoadRejectsBadEntries(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		r := NewRegistry()
-		err := r.Load(cfg)
+		_, err := r.Load(cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
 		}
 		if r.Has(SessionStart) {
 			t.Errorf("%s: the good entries were registered although the config was refused", c.name)
 		}
+	}
+}
+
+// Events Workbench does not fire and handler types it does not run are
+// notices, never errors: a settings file written for a newer Claude Code
+// must not stop Workbench, and what is ignored is said, not hidden.
+func TestLoadIgnoresUnknownEventsAndTypesWithANotice(t *testing.T) {
+	t.Parallel()
+	src := `{
+		"TeammateIdle": [{"hooks": [{"type": "command", "command": "./idle.sh"}]}],
+		"PreTooluse": [{"hooks": [{"type": "command", "command": "./typo.sh"}]}],
+		"PreToolUse": [{"matcher": "Bash", "hooks": [
+			{"type": "http", "url": "http://127.0.0.1:1/hook"},
+			{"type": "command", "command": "./guard.sh"},
+			{"type": "agent", "prompt": "check it"}]}],
+		"Notification": [{"matcher": "permission_prompt", "hooks": [{"type": "command", "command": "./notify.sh"}]}],
+		"PreCompact": [{"matcher": "auto|manual", "hooks": [{"type": "command", "command": "./compact.sh"}]}],
+		"SubagentStop": [{"hooks": [{"type": "prompt", "prompt": "Is the subagent done? $ARGUMENTS"}]}],
+		"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./perm.sh"}]}]
+	}`
+	var cfg Config
+	if err := json.Unmarshal([]byte(src), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	r := NewRegistry()
+	ignored, err := r.Load(cfg)
+	if err != nil {
+		t.Fatalf("Load refused the file: %v", err)
+	}
+	var got []string
+	for _, ig := range ignored {
+		got = append(got, ig.Where()+": "+ig.Msg)
+	}
+	want := []string{
+		`PreTooluse: event "PreTooluse" is not one Workbench fires; its hooks are ignored (did you mean "PreToolUse"?)`,
+		`TeammateIdle: event "TeammateIdle" is not one Workbench fires; its hooks are ignored`,
+		`PreToolUse[0].hooks[0]: hook type "http" is not one Workbench runs (it runs "command" and "prompt"); this hook is ignored`,
+		`PreToolUse[0].hooks[2]: hook type "agent" is not one Workbench runs (it runs "command" and "prompt"); this hook is ignored`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("ignored:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, ev := range []Event{PreToolUse, Notification, PreCompact, SubagentStop, PermissionRequest} {
+		if !r.Has(ev) {
+			t.Errorf("%s hooks were not registered", ev)
+		}
+	}
+	if n := len(r.byEvent[PreToolUse]); n != 1 {
+		t.Errorf("PreToolUse has %d hooks, want the one command", n)
+	}
+	if p := r.byEvent[SubagentStop][0].prompt; p == nil || p.timeout != PromptTimeout {
+		t.Errorf("the prompt hook = %+v, want a prompt hook with the 30 s default", p)
 	}
 }

@@ -4,8 +4,8 @@ import "encoding/json"
 
 // Input is what a hook is told about the event. A command hook receives it
 // as one JSON object on stdin; the snake_case field names are the ones
-// existing hook scripts already parse, so those scripts work unchanged.
-// Which fields are filled depends on the event.
+// Claude Code's hooks reference documents, so scripts written for it work
+// unchanged. Which fields are filled depends on the event.
 type Input struct {
 	SessionID      string `json:"session_id"`
 	TranscriptPath string `json:"transcript_path,omitempty"`
@@ -16,35 +16,62 @@ type Input struct {
 	// what WORKBENCH_PROJECT_DIR and CLAUDE_PROJECT_DIR name. Empty means
 	// Cwd.
 	ProjectDir string `json:"-"`
+	// PermissionMode is the session's permission mode when the event fired
+	// ("default", "plan", "acceptEdits", "bypassPermissions", ...); every
+	// event carries it.
+	PermissionMode string `json:"permission_mode,omitempty"`
 	// HookEventName selects which hooks Run runs. The aggregating methods
-	// (PreToolUse, Post, Stop, UserPrompt) set it themselves.
+	// (PreToolUse, Post, Stop, UserPrompt, ...) set it themselves.
 	HookEventName Event `json:"hook_event_name"`
 
-	// Tool events.
+	// Tool events (and PermissionRequest).
 	ToolName  string          `json:"tool_name,omitempty"`
 	ToolInput json.RawMessage `json:"tool_input,omitempty"`
 	ToolUseID string          `json:"tool_use_id,omitempty"`
-	// ToolResponse is the tool's result (PostToolUse, PostToolUseFailure).
+	// ToolResponse is the tool's result (PostToolUse, PostToolUseFailure),
+	// in the shape of the tool (Bash: stdout, stderr, interrupted; Read:
+	// the file; Write and Edit: filePath and success).
 	ToolResponse json.RawMessage `json:"tool_response,omitempty"`
 	IsError      bool            `json:"is_error,omitempty"`
+	// Error is the failed call's message (PostToolUseFailure).
+	Error string `json:"error,omitempty"`
 
 	// Prompt is the user's text (UserPromptSubmit).
 	Prompt string `json:"prompt,omitempty"`
 	// StopHookActive is true when the model is already continuing because a
-	// Stop hook asked it to, so a hook can avoid looping forever (Stop).
-	StopHookActive bool `json:"stop_hook_active,omitempty"`
-	// AgentType names the subagent being started (SubagentStart).
+	// Stop hook asked it to, so a hook can avoid looping forever. Stop and
+	// SubagentStop always carry it, false included (see MarshalJSON).
+	StopHookActive bool `json:"-"`
+	// AgentType names the subagent (SubagentStart, SubagentStop).
 	AgentType string `json:"agent_type,omitempty"`
-	// Source is how the session began: "startup", "resume", "clear", or
-	// "compact" after a compaction (SessionStart).
+	// Source is how the session began: "startup", "resume", "clear" or
+	// "compact" (SessionStart); SessionStart matchers test it.
 	Source string `json:"source,omitempty"`
-	// Trigger says who asked for a compaction: "manual" (/compact) or
-	// "auto" (the context window filled up) (PreCompact).
-	Trigger string `json:"trigger,omitempty"`
-	// CustomInstructions are what the person gave /compact; empty for an
-	// automatic compaction (PreCompact).
-	CustomInstructions string `json:"custom_instructions,omitempty"`
-	// Reason is why the session ended, e.g. "exit", "sigint", "sigterm"
-	// (SessionEnd).
+	// Reason is why the session ended: "clear", "logout",
+	// "prompt_input_exit" or "other" (SessionEnd); SessionEnd matchers
+	// test it.
 	Reason string `json:"reason,omitempty"`
+	// Message is the notification's text and NotificationType its kind,
+	// "permission_prompt" or "idle_prompt" (Notification); Notification
+	// matchers test the type.
+	Message          string `json:"message,omitempty"`
+	NotificationType string `json:"notification_type,omitempty"`
+	// Trigger is "manual" (/compact) or "auto" (PreCompact), with the
+	// person's instructions for a manual compaction.
+	Trigger            string `json:"trigger,omitempty"`
+	CustomInstructions string `json:"custom_instructions,omitempty"`
+}
+
+// MarshalJSON writes the input as hook scripts read it: stop_hook_active
+// is present, true or false, in Stop and SubagentStop events (Claude
+// Code's reference shows it in both states) and absent elsewhere.
+func (in Input) MarshalJSON() ([]byte, error) {
+	type plain Input
+	if in.HookEventName == Stop || in.HookEventName == SubagentStop {
+		return json.Marshal(struct {
+			plain
+			StopHookActive bool `json:"stop_hook_active"`
+		}{plain(in), in.StopHookActive})
+	}
+	return json.Marshal(plain(in))
 }

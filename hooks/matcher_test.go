@@ -35,12 +35,45 @@ func TestMatchers(t *testing.T) {
 	}
 }
 
-func TestMatcherIsIgnoredForNonToolEvents(t *testing.T) {
+func TestMatcherIsIgnoredForEventsWithoutOne(t *testing.T) {
 	t.Parallel()
 	r := NewRegistry()
-	r.On(SessionStart, "Bash(", "h", func(context.Context, Input) Outcome { return Outcome{} })
-	if n := len(r.Run(context.Background(), Input{HookEventName: SessionStart})); n != 1 {
-		t.Errorf("SessionStart ran %d hooks", n)
+	r.On(Stop, "Bash(", "h", func(context.Context, Input) Outcome { return Outcome{} })
+	if n := len(r.Run(context.Background(), Input{HookEventName: Stop})); n != 1 {
+		t.Errorf("Stop ran %d hooks", n)
+	}
+}
+
+// The events Claude Code's reference gives a matcher test it against their
+// own subject: SessionStart's source, SessionEnd's reason, Notification's
+// type and PreCompact's trigger.
+func TestMatcherTestsEachEventsSubject(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		ev      Event
+		matcher string
+		in      Input
+		fires   bool
+	}{
+		{SessionStart, "startup", Input{Source: "startup"}, true},
+		{SessionStart, "startup", Input{Source: "resume"}, false},
+		{SessionStart, "resume|compact", Input{Source: "compact"}, true},
+		{SessionEnd, "clear", Input{Reason: "clear"}, true},
+		{SessionEnd, "clear", Input{Reason: "other"}, false},
+		{Notification, "permission_prompt", Input{NotificationType: "permission_prompt"}, true},
+		{Notification, "permission_prompt", Input{NotificationType: "idle_prompt"}, false},
+		{PreCompact, "auto", Input{Trigger: "manual"}, false},
+		{PreCompact, "auto|manual", Input{Trigger: "manual"}, true},
+		{PermissionRequest, "Bash", Input{ToolName: "Bash"}, true},
+		{PermissionRequest, "Bash", Input{ToolName: "Write"}, false},
+	}
+	for _, c := range cases {
+		r := NewRegistry()
+		r.On(c.ev, c.matcher, "h", func(context.Context, Input) Outcome { return Outcome{} })
+		c.in.HookEventName = c.ev
+		if n := len(r.Run(context.Background(), c.in)); (n == 1) != c.fires {
+			t.Errorf("%s matcher %q on %+v: fired=%v, want %v", c.ev, c.matcher, c.in, n == 1, c.fires)
+		}
 	}
 }
 

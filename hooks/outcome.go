@@ -23,10 +23,14 @@ type Outcome struct {
 	// stop (Stop, where it means "keep going"). Reason says why.
 	Block  bool
 	Reason string
-	// PermissionDecision is "allow", "deny", "ask" or "" (PreToolUse). A
-	// deny blocks like Block does.
+	// PermissionDecision is "allow", "deny", "ask" or "" (PreToolUse;
+	// PermissionRequest answers "allow" or "deny"). A deny blocks like
+	// Block does. The older `"decision": "approve"` of a PreToolUse hook
+	// reads as "allow".
 	PermissionDecision string
-	// UpdatedInput, when not empty, replaces the tool's input (PreToolUse).
+	// UpdatedInput, when not empty, replaces the tool's input (PreToolUse,
+	// and PermissionRequest with "allow"). It is re-checked like any
+	// rewrite (H2).
 	UpdatedInput json.RawMessage
 	// AdditionalContext is text for the model.
 	AdditionalContext string
@@ -36,6 +40,9 @@ type Outcome struct {
 	StopReason string
 	// SuppressOutput asks the host not to show the hook's output.
 	SuppressOutput bool
+	// SystemMessage is a note for the person (not the model), shown in the
+	// UI's notices and on stderr in headless runs.
+	SystemMessage string
 	// Err is set when the hook failed to give a verdict: it crashed,
 	// panicked, timed out, exited with an unexpected status or printed
 	// invalid JSON. A failed PreToolUse hook blocks the call (H6).

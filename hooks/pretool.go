@@ -19,6 +19,14 @@ type PreVerdict struct {
 	Ask    bool
 	Reason string
 	Hook   string
+	// Allow means a hook answered "allow" (or the older "approve") and none
+	// asked or blocked: the call may skip the approval dialog the rules
+	// would show. It never overrules a deny, and the pipeline decides which
+	// asks a hook may answer. AllowedBy names the hook, AllowReason its
+	// reason.
+	Allow       bool
+	AllowedBy   string
+	AllowReason string
 	// Prevent means a hook also asked to end the whole run
 	// (`"continue": false`); the call is blocked too. StopReason is for the
 	// person.
@@ -39,8 +47,8 @@ type PreVerdict struct {
 // verdicts. The first hook that blocks, denies, ends the run or fails ends
 // the chain and blocks the call. A failure blocks because a hook that
 // crashed, timed out or printed garbage has not approved anything (H6,
-// fail closed). "allow" from a hook is recorded in Outcomes but does not
-// skip the permission check: a hook may tighten the rules, not loosen them.
+// fail closed). Of the rest, an ask wins over an allow, as in Claude
+// Code: one hook's "ask" shows the dialog whatever another allowed.
 func (r *Registry) PreToolUse(ctx context.Context, in Input) PreVerdict {
 	in.HookEventName = PreToolUse
 	v := PreVerdict{Outcomes: r.run(ctx, in, endsPreToolUse)}
@@ -64,6 +72,10 @@ func (r *Registry) PreToolUse(ctx context.Context, in Input) PreVerdict {
 				v.Ask, v.Hook = true, o.Hook
 				v.Reason = firstNonEmpty(o.Reason, fmt.Sprintf("PreToolUse hook %q asks for approval", o.Hook))
 			}
+			if o.PermissionDecision == "allow" && !v.Allow {
+				v.Allow, v.AllowedBy = true, o.Hook
+				v.AllowReason = firstNonEmpty(o.Reason, fmt.Sprintf("PreToolUse hook %q allowed the call", o.Hook))
+			}
 			if len(o.UpdatedInput) > 0 {
 				v.UpdatedInput, v.UpdatedBy = o.UpdatedInput, o.Hook
 			}
@@ -71,6 +83,9 @@ func (r *Registry) PreToolUse(ctx context.Context, in Input) PreVerdict {
 	}
 	if v.Block {
 		v.UpdatedInput, v.UpdatedBy = nil, ""
+	}
+	if v.Block || v.Ask {
+		v.Allow, v.AllowedBy, v.AllowReason = false, "", ""
 	}
 	v.AdditionalContext = strings.Join(notes, "\n")
 	return v

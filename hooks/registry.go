@@ -17,8 +17,10 @@ const DefaultTimeout = 60 * time.Second
 type hook struct {
 	name  string
 	match toolMatcher
-	fn    Func    // nil for a command hook
-	cmd   Command // used when fn is nil
+	fn    Func    // nil for a command or prompt hook
+	cmd   Command // used when fn and prompt are nil
+	// prompt is a "type": "prompt" hook, asked of the session's model.
+	prompt *promptHook
 	// isolated runs fn in a goroutine of its own (OnIsolated).
 	isolated bool
 }
@@ -32,6 +34,7 @@ type Registry struct {
 	byEvent map[Event][]hook
 	timeout time.Duration
 	observe func(Input, Outcome)
+	ask     Asker
 }
 
 // NewRegistry returns an empty registry whose hooks time out after
@@ -60,6 +63,14 @@ func (r *Registry) SetTimeout(d time.Duration) {
 func (r *Registry) Observe(f func(in Input, o Outcome)) {
 	r.mu.Lock()
 	r.observe = f
+	r.mu.Unlock()
+}
+
+// SetAsker gives prompt hooks the session's model. Without one a prompt
+// hook fails (ErrNoModel), which blocks a PreToolUse call.
+func (r *Registry) SetAsker(a Asker) {
+	r.mu.Lock()
+	r.ask = a
 	r.mu.Unlock()
 }
 
@@ -167,7 +178,7 @@ func (r *Registry) Run(ctx context.Context, in Input) []Outcome {
 func (r *Registry) run(ctx context.Context, in Input, stop func(Outcome) bool) []Outcome {
 	r.mu.RLock()
 	all := r.byEvent[in.HookEventName] // never changed in place, see add
-	timeout, observe := r.timeout, r.observe
+	timeout, observe, ask := r.timeout, r.observe, r.ask
 	r.mu.RUnlock()
 
 	out := make([]Outcome, 0, len(all))
@@ -175,7 +186,7 @@ func (r *Registry) run(ctx context.Context, in Input, stop func(Outcome) bool) [
 		if !h.wants(in) {
 			continue
 		}
-		o := runHook(ctx, h, in, timeout)
+		o := runHook(ctx, h, in, timeout, ask)
 		if observe != nil {
 			observe(in, o)
 		}
@@ -187,18 +198,23 @@ func (r *Registry) run(ctx context.Context, in Input, stop func(Outcome) bool) [
 	return out
 }
 
-// wants reports whether h fires for in: its matcher accepts the tool, for
-// the events that have one.
+// wants reports whether h fires for in: its matcher accepts the event's
+// subject (the tool name, the session's source, ...), for the events that
+// have one.
 func (h hook) wants(in Input) bool {
-	return !in.HookEventName.usesMatcher() || h.match.match(in.ToolName)
+	return !in.HookEventName.usesMatcher() || h.match.match(in.matchSubject())
 }
 
-func runHook(ctx context.Context, h hook, in Input, timeout time.Duration) Outcome {
+func runHook(ctx context.Context, h hook, in Input, timeout time.Duration, ask Asker) Outcome {
 	if ctx.Err() != nil {
 		return Outcome{Hook: h.name, Err: fmt.Errorf("hook not run: %w", context.Cause(ctx))}
 	}
 	var o Outcome
 	switch {
+	case h.prompt != nil:
+		start := time.Now()
+		o = h.prompt.run(ctx, ask, in)
+		o.Duration = time.Since(start)
 	case h.fn == nil:
 		if h.cmd.Timeout > 0 {
 			timeout = h.cmd.Timeout

@@ -20,11 +20,15 @@ type StopVerdict struct {
 	Outcomes []Outcome
 }
 
-// Stop runs the Stop hooks. The first hook that ends the run
-// (`"continue": false`) wins at once and later hooks do not run; otherwise
-// every hook runs and each block adds a reason to Continue.
+// Stop runs the Stop hooks, or the SubagentStop hooks when
+// in.HookEventName says so (a subagent's loop wants to stop). The first
+// hook that ends the run (`"continue": false`) wins at once and later hooks
+// do not run; otherwise every hook runs and each block adds a reason to
+// Continue.
 func (r *Registry) Stop(ctx context.Context, in Input) StopVerdict {
-	in.HookEventName = Stop
+	if in.HookEventName != SubagentStop {
+		in.HookEventName = Stop
+	}
 	var v StopVerdict
 	v.Outcomes = r.run(ctx, in, func(o Outcome) bool { return o.Err == nil && o.Prevent })
 	for _, o := range v.Outcomes {
@@ -32,10 +36,10 @@ func (r *Registry) Stop(ctx context.Context, in Input) StopVerdict {
 		case o.Err != nil:
 		case o.Prevent:
 			v.Prevent = true
-			v.Message = firstNonEmpty(o.StopReason, o.Reason, fmt.Sprintf("Stop hook %q ended the run", o.Hook))
+			v.Message = firstNonEmpty(o.StopReason, o.Reason, fmt.Sprintf("%s hook %q ended the run", in.HookEventName, o.Hook))
 		case o.blocks():
 			v.Continue = append(v.Continue, firstNonEmpty(o.AdditionalContext, o.Reason,
-				fmt.Sprintf("Stop hook %q asks you to keep going", o.Hook)))
+				fmt.Sprintf("%s hook %q asks you to keep going", in.HookEventName, o.Hook)))
 		}
 	}
 	return v

@@ -48,7 +48,9 @@ type Settings struct {
 	// repository could ship a settings.local.json as easily as a .mcp.json.
 	ProjectMCP ProjectMCP
 	// Notices are things a person should know about their settings that
-	// do not stop a session (a key ignored where it was written).
+	// do not stop a session (a key ignored where it was written, a hook
+	// event or handler type Workbench does not run), for the host to show
+	// on stderr and in the UI.
 	Notices []string
 	// Files lists every settings path that applies, read or not: writes to
 	// them always ask (H4), so an agent cannot widen its own permissions.
@@ -134,6 +136,9 @@ func mustAbs(p string) string {
 func (s *Settings) merge(projectDir string, l Layer, personal bool) {
 	s.Layers = append(s.Layers, l)
 	s.mergeSandbox(projectDir, l)
+	for _, n := range l.Notices {
+		s.Notices = append(s.Notices, n.String())
+	}
 	f := l.File
 	if personal && (f.EnableAllProjectMcpServers || len(f.EnabledMcpjsonServers) > 0) {
 		s.ProjectMCP.EnableAll = s.ProjectMCP.EnableAll || f.EnableAllProjectMcpServers
@@ -239,7 +244,8 @@ func (s *Settings) Policy(projectDir string) (*permission.Policy, error) {
 func (s *Settings) HookRegistry() (*hooks.Registry, error) {
 	r := hooks.NewRegistry()
 	for _, cfg := range s.Hooks {
-		if err := r.Load(cfg); err != nil {
+		// What Load ignores was already reported as Notices by Parse.
+		if _, err := r.Load(cfg); err != nil {
 			return nil, fmt.Errorf("hooks: %w", err)
 		}
 	}

@@ -150,6 +150,8 @@ type Layer struct {
 	File   File
 	// Sandbox is the file's sandbox object, checked; nil when absent.
 	Sandbox *Sandbox
+	// Notices are the parts of the file Workbench reads but does not do.
+	Notices []Notice
 }
 
 // ReadFile reads and checks one settings file. A missing file is not an
@@ -247,9 +249,11 @@ func Parse(path string, data []byte, claude bool) (Layer, error) {
 		}
 	}
 	if len(f.Hooks) > 0 {
-		if err := hooks.NewRegistry().Load(f.Hooks); err != nil {
+		ignored, err := hooks.NewRegistry().Load(f.Hooks)
+		if err != nil {
 			return l, fail(locate(data, []string{"hooks"}), "hooks", err.Error())
 		}
+		l.Notices = hookNotices(path, data, ignored)
 	}
 	if f.MaxOutputBytes < 0 {
 		return l, fail(locate(data, []string{"maxOutputBytes"}), "maxOutputBytes", "must not be negative")
