@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log"
 	"runtime/debug"
@@ -144,13 +143,6 @@ func (r *run) capture(tc *tools.Context, res tools.Result) tools.Result {
 	return res
 }
 
-// postResponse is the tool_response a PostToolUse hook receives.
-type postResponse struct {
-	Content string       `json:"content"`
-	IsError bool         `json:"is_error"`
-	Spill   *tools.Spill `json:"spill,omitempty"`
-}
-
 // postHooks runs PostToolUse (and PostToolUseFailure on an error). Their
 // failures are reported in the trace, never fatal; their block reasons and
 // added context reach the model as a note on the result.
@@ -164,8 +156,11 @@ func (r *run) postHooks(res tools.Result) tools.Result {
 		return res
 	}
 	in := r.hookInput(hooks.PostToolUse)
-	in.ToolResponse, _ = json.Marshal(postResponse{Content: res.Text, IsError: res.IsError, Spill: res.Spill})
+	in.ToolResponse = r.toolResponse(res)
 	in.IsError = res.IsError
+	if res.IsError {
+		in.Error = firstLine(res.Text, 500)
+	}
 	ctx := r.ctx
 	if ctx.Err() != nil {
 		// The call was cancelled, but its post hooks still deserve to see
@@ -180,6 +175,9 @@ func (r *run) postHooks(res tools.Result) tools.Result {
 		if o.Err != nil {
 			failures = append(failures, fmt.Sprintf("%s: %v", o.Hook, o.Err))
 			continue
+		}
+		if o.Prevent {
+			r.prevent(firstNonEmpty(o.StopReason, "PostToolUse hook "+o.Hook+" ended the run."))
 		}
 		if o.Block && o.Reason != "" {
 			notes = append(notes, fmt.Sprintf("[hook %s: %s]", o.Hook, o.Reason))

@@ -112,3 +112,12 @@ func (r *run) prevent(reason string) {
 		h.stop(reason)
 	}
 }
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

@@ -68,6 +68,12 @@ const bashSchema = `{
       "default": 120000,
       "description": "Milliseconds before the command and everything it started are killed (default 120000, at most 600000)."
     },
+    "timeout": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 600000,
+      "description": "The same as timeout_ms, in milliseconds (the name Claude Code's Bash uses); when given, it is used instead of timeout_ms."
+    },
     "description": {
       "type": "string",
       "description": "A short label of what the command does, in active voice (\"Run the unit tests\"), shown to the person."
@@ -78,12 +84,29 @@ const bashSchema = `{
 }`
 
 type bashInput struct {
-	Command         string `json:"command"`
-	TimeoutMS       int64  `json:"timeout_ms"`
+	Command   string `json:"command"`
+	TimeoutMS int64  `json:"timeout_ms"`
+	// Timeout is Claude Code's name for TimeoutMS (milliseconds too), so a
+	// Claude-shaped input, such as a hook's updatedInput, is valid; it wins
+	// when given.
+	Timeout         int64  `json:"timeout"`
 	Description     string `json:"description"`
 	RunInBackground bool   `json:"run_in_background"`
 	// DangerouslyDisableSandbox asks to run outside the sandbox.
 	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox"`
+}
+
+// limit is how long the command may run: timeout, else timeout_ms, else
+// DefaultTimeout, never more than MaxTimeout.
+func (in bashInput) limit() time.Duration {
+	ms := in.Timeout
+	if ms <= 0 {
+		ms = in.TimeoutMS
+	}
+	if ms <= 0 {
+		return DefaultTimeout
+	}
+	return min(time.Duration(ms)*time.Millisecond, MaxTimeout)
 }
 
 // Meta is the Bash result's structured detail for the UI and transcript.
@@ -148,10 +171,7 @@ func runBash(ctx context.Context, c config, input json.RawMessage, tc *tools.Con
 	if err := json.Unmarshal(input, &in); err != nil {
 		return tools.Result{}, fmt.Errorf("input: %w", err)
 	}
-	timeout := DefaultTimeout
-	if in.TimeoutMS > 0 {
-		timeout = min(time.Duration(in.TimeoutMS)*time.Millisecond, MaxTimeout)
-	}
+	timeout := in.limit()
 	if ctx.Err() != nil {
 		return notStarted, nil
 	}

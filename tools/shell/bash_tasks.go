@@ -28,6 +28,12 @@ const bashTaskSchema = `{
       "default": 120000,
       "description": "Milliseconds to wait for the command (default 120000, at most 600000). A command still running then moves to the background as a task; one starting with sleep is killed instead."
     },
+    "timeout": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 600000,
+      "description": "The same as timeout_ms, in milliseconds (the name Claude Code's Bash uses); when given, it is used instead of timeout_ms."
+    },
     "description": {
       "type": "string",
       "description": "A short label of what the command does, in active voice (\"Run the unit tests\"), shown to the person."
@@ -80,10 +86,7 @@ func runManaged(ctx context.Context, m *tasks.Manager, c config, input json.RawM
 	if err := json.Unmarshal(input, &in); err != nil {
 		return tools.Result{}, fmt.Errorf("input: %w", err)
 	}
-	timeout := DefaultTimeout
-	if in.TimeoutMS > 0 {
-		timeout = min(time.Duration(in.TimeoutMS)*time.Millisecond, MaxTimeout)
-	}
+	timeout := in.limit()
 	if ctx.Err() != nil {
 		return notStarted, nil
 	}

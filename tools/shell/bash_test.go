@@ -314,3 +314,22 @@ func TestLastLine(t *testing.T) {
 		}
 	}
 }
+
+// Claude Code's Bash names its timeout "timeout" (milliseconds) and takes a
+// description; both are valid input here, so a hook's Claude-shaped
+// updatedInput passes the schema, and Workbench's timeout_ms still works.
+func TestBashTakesClaudeCodesTimeoutName(t *testing.T) {
+	t.Parallel()
+	tc := &tools.Context{WorkDir: t.TempDir()}
+	res := run(t, t.Context(), tc, `{"command":"sleep 30","timeout":300,"description":"Wait for nothing"}`)
+	if m := meta(t, res); !m.TimedOut || !strings.Contains(res.Text, "timed out after 300ms") {
+		t.Errorf("timeout (ms) was not applied: %+v %q", m, res.Text)
+	}
+	res = run(t, t.Context(), tc, `{"command":"sleep 30","timeout_ms":250}`)
+	if m := meta(t, res); !m.TimedOut || !strings.Contains(res.Text, "timed out after 250ms") {
+		t.Errorf("timeout_ms was not applied: %+v %q", m, res.Text)
+	}
+	if _, err := Bash().Schema().Prepare(json.RawMessage(`{"command":"ls","timeout":600001}`)); err == nil {
+		t.Error("a timeout over ten minutes was accepted")
+	}
+}
