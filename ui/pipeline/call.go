@@ -157,11 +157,29 @@ func (c *call) status() status {
 		return statusDone
 	case !c.begun:
 		return statusQueued
-	case c.items[len(c.items)-1].last() == agent.OutcomeAsk:
+	case c.waiting():
 		return statusWaiting
 	default:
 		return statusRunning
 	}
+}
+
+// waiting reports a call stopped at an ask: its last permission verdict
+// is ask and after it only PreToolUse hooks that have finished, since the
+// dialog opens after them.
+func (c *call) waiting() bool {
+	for i := len(c.items) - 1; i >= 0; i-- {
+		it := c.items[i]
+		switch {
+		case it.stage == agent.StagePreHook && it.last() != agent.OutcomeStart:
+			continue
+		case it.stage == agent.StagePermission:
+			return it.last() == agent.OutcomeAsk
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // live reports whether the call's rendering changes with time alone.
