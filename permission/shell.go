@@ -149,16 +149,6 @@ func cachedAnalysis(cmd string) *analysis {
 	return a
 }
 
-// harmlessTarget reports whether writing to target touches no file: the
-// null device and the process's own streams.
-func harmlessTarget(target string) bool {
-	switch target {
-	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
-		return true
-	}
-	return strings.HasPrefix(target, "/dev/fd/")
-}
-
 // isFD reports whether a `>&` target is a file descriptor (or `-`, close)
 // rather than a file name.
 func isFD(target string) bool {

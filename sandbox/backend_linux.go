@@ -43,7 +43,7 @@ func (b *linuxBackend) Name() string { return "Linux namespaces and Landlock" }
 func (b *linuxBackend) Probe(r Resolved) error {
 	abi, err := llsyscall.LandlockGetABIVersion()
 	if err != nil {
-		return fmt.Errorf("Landlock is not available in this kernel (%v)", err)
+		return fmt.Errorf("this kernel offers no Landlock (%v)", err)
 	}
 	if abi < minABI {
 		return fmt.Errorf("the kernel's Landlock ABI %d is older than %d", abi, minABI)
