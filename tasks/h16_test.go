@@ -11,25 +11,10 @@ import (
 	"github.com/seed92b641c3/workbench/sandbox"
 )
 
-// sandboxFixture is a workspace and a directory outside it, neither in a
-// temp directory (which the sandbox leaves writable), and a sandbox for the
-// workspace whose launcher is this test binary.
+// sandboxFixture is the shared confinement fixture (internal/scratch).
 func sandboxFixture(t *testing.T) (ws, outside string, sb *sandbox.Sandbox) {
 	t.Helper()
-	base := scratch.Dir(t)
-	ws, outside = filepath.Join(base, "ws"), filepath.Join(base, "outside")
-	os.Mkdir(ws, 0o755)
-	os.Mkdir(outside, 0o755)
-	exe, _ := os.Executable()
-	sb, err := sandbox.New(sandbox.Policy{Roots: []string{ws}, Home: base, Caches: []string{}},
-		sandbox.Options{Launcher: exe})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !sb.Active() {
-		t.Fatalf("sandbox unavailable: %v", sb.Unavailable())
-	}
-	return ws, outside, sb
+	return scratch.Sandbox(t)
 }
 
 func TestH16_BackgroundTasksAndMonitorsAreConfined(t *testing.T) {

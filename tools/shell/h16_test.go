@@ -15,21 +15,10 @@ import (
 	"github.com/seed92b641c3/workbench/tools"
 )
 
-// sandboxFixture is a workspace and a directory outside it, neither in a
-// temp directory, and a sandbox for the workspace launched by this binary.
+// sandboxFixture is the shared confinement fixture (internal/scratch).
 func sandboxFixture(t *testing.T) (ws, outside string, sb *sandbox.Sandbox) {
 	t.Helper()
-	base := scratch.Dir(t)
-	ws, outside = filepath.Join(base, "ws"), filepath.Join(base, "outside")
-	os.Mkdir(ws, 0o755)
-	os.Mkdir(outside, 0o755)
-	exe, _ := os.Executable()
-	sb, err := sandbox.New(sandbox.Policy{Roots: []string{ws}, Home: base, Caches: []string{}},
-		sandbox.Options{Launcher: exe})
-	if err != nil || !sb.Active() {
-		t.Fatalf("sandbox: %v %v", err, sb.Unavailable())
-	}
-	return ws, outside, sb
+	return scratch.Sandbox(t)
 }
 
 // call validates input as the pipeline does and calls tool.
