@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed92b641c3/workbench/internal/scratch"
+	"github.com/seed92b641c3/workbench/internal/sandboxtest"
 	"github.com/seed92b641c3/workbench/sandbox"
 )
 
-// sandboxFixture is the shared confinement fixture (internal/scratch).
+// sandboxFixture is the shared confinement fixture (internal/sandboxtest).
 func sandboxFixture(t *testing.T) (ws, outside string, sb *sandbox.Sandbox) {
 	t.Helper()
-	return scratch.Sandbox(t)
+	return sandboxtest.Sandbox(t)
 }
 
 func TestH16_BackgroundTasksAndMonitorsAreConfined(t *testing.T) {

@@ -8,17 +8,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed92b641c3/workbench/internal/scratch"
+	"github.com/seed92b641c3/workbench/internal/sandboxtest"
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/sandbox"
 	"github.com/seed92b641c3/workbench/tasks"
 	"github.com/seed92b641c3/workbench/tools"
 )
 
-// sandboxFixture is the shared confinement fixture (internal/scratch).
+// sandboxFixture is the shared confinement fixture (internal/sandboxtest).
 func sandboxFixture(t *testing.T) (ws, outside string, sb *sandbox.Sandbox) {
 	t.Helper()
-	return scratch.Sandbox(t)
+	return sandboxtest.Sandbox(t)
 }
 
 // call validates input as the pipeline does and calls tool.

@@ -1,10 +1,14 @@
-package scratch
+// Package sandboxtest is the confinement fixture shared by the packages
+// that start processes; it stands apart from scratch, which the sandbox's
+// own tests use, so that neither imports the other in a cycle.
+package sandboxtest
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/seed92b641c3/workbench/internal/scratch"
 	"github.com/seed92b641c3/workbench/sandbox"
 )
 
@@ -14,7 +18,7 @@ import (
 // the running test binary (its TestMain dispatches the launcher).
 func Sandbox(t testing.TB) (ws, outside string, sb *sandbox.Sandbox) {
 	t.Helper()
-	base := Dir(t)
+	base := scratch.Dir(t)
 	ws, outside = filepath.Join(base, "ws"), filepath.Join(base, "outside")
 	os.Mkdir(ws, 0o755)
 	os.Mkdir(outside, 0o755)
