@@ -39,6 +39,9 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return "", exitUsage
 	}
+	// The sandbox notice goes to stderr too, where it stays after the
+	// screen is gone.
+	writeNotes(stderr, cfg.SandboxNotes())
 	bridge := ui.NewBridge()
 	s, err := session.Open(cfg, f.choice(), session.Wiring{Approver: bridge, Asker: bridge, Publish: bridge.Publish})
 	if err != nil {
@@ -55,6 +58,7 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 		MCP:     s.MCP(),
 		Welcome: s.Welcome(),
 		Shells:  s.Shells, Tasks: s.Tasks, TranscriptPath: s.Dir.Transcript(),
+		PersonShell: cfg.PersonShell(),
 	})
 	if s.Shells != nil {
 		go bridge.WatchShells(s.Shells)

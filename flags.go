@@ -30,6 +30,7 @@ type commonFlags struct {
 	maxOutput    int
 	trace        bool
 	noClaude     bool
+	sandbox      string
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -43,6 +44,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.maxOutput, "max-output", 0, "output cap in `bytes` before spilling (default 30000)")
 	fs.BoolVar(&c.trace, "trace", false, "print one JSON object per pipeline stage on stderr")
 	fs.BoolVar(&c.noClaude, "no-claude-settings", false, "do not read .claude/settings*.json")
+	fs.StringVar(&c.sandbox, "sandbox", "", "sandbox `mode` of agent commands: workspace-write, read-only, off (default: settings, else workspace-write)")
 }
 
 // options is what the flags say, in the assembly's terms.
@@ -50,7 +52,7 @@ func (c *commonFlags) options() session.Options {
 	return session.Options{
 		Dir: c.cwd, SettingsFile: c.settingsFile, Mode: c.mode,
 		Allow: c.allow, Ask: c.ask, Deny: c.deny,
-		SpillDir: c.spillDir, MaxOutput: c.maxOutput, NoClaudeSettings: c.noClaude,
+		SpillDir: c.spillDir, MaxOutput: c.maxOutput, NoClaudeSettings: c.noClaude, Sandbox: c.sandbox,
 	}
 }
 

@@ -22,6 +22,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/seed92b641c3/workbench/sandbox"
 )
 
 // Exit statuses shared by every subcommand.
@@ -32,6 +34,9 @@ const (
 )
 
 func main() {
+	// The sandbox launcher (H16) runs before anything else: it is this
+	// binary re-executed for one command, and becomes that command.
+	sandbox.Dispatch()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

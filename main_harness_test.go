@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed92b641c3/workbench/sandbox"
 )
 
 // TestMain lets the test binary stand in for the workbench binary (a test
@@ -16,6 +18,7 @@ import (
 // for an MCP server (WORKBENCH_TEST_MCP=1), so end-to-end tests use real
 // processes without building anything.
 func TestMain(m *testing.M) {
+	sandbox.Dispatch() // the test binary is the sandbox launcher too, as the real one is
 	switch {
 	case os.Getenv("WORKBENCH_TEST_MAIN") == "1":
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

@@ -55,6 +55,10 @@ func (e *StageEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"input":`...)
 		b = append(b, e.Input...)
 	}
+	if e.Sandbox != "" {
+		b = append(b, `,"sandbox":`...)
+		b = appendJSONString(b, e.Sandbox)
+	}
 	b = append(b, `,"time":"`...)
 	b = e.Time.AppendFormat(b, time.RFC3339Nano)
 	return append(b, `"}`...)

@@ -220,3 +220,26 @@ c = socket.socket(socket.AF_UNIX); c.connect(os.environ['SSH_AUTH_SOCK']); print
 		t.Errorf("the agent socket answered inside the sandbox: %s", out)
 	}
 }
+
+func TestH16_AWorktreeCommitsWhileItsRepositoryStaysClosed(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	main := filepath.Join(f.outside, "main")
+	wt := filepath.Join(f.ws, "wt")
+	for _, args := range [][]string{
+		{"init", "-q", main},
+		{"-C", main, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "root"},
+		{"-C", main, "worktree", "add", "-q", "-b", "work", wt},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	p := f.policy()
+	p.Roots = []string{wt}
+	s := newSandbox(t, p, Options{})
+	mustPass(t, s, wt, `echo hi > f && git add f && git -c user.email=t@example.com -c user.name=t commit -qm inside && git log --oneline | grep -q inside`)
+	mustFail(t, s, wt, `echo 'touch /tmp/pwned' > `+filepath.Join(main, ".git", "hooks", "post-commit"))
+	mustFail(t, s, wt, `git config --file `+filepath.Join(main, ".git", "config")+` core.hooksPath /tmp/evil`)
+	mustFail(t, s, wt, `echo x > `+filepath.Join(main, "planted"))
+}

@@ -185,10 +185,14 @@ func (p Policy) Resolve() (Resolved, error) {
 		home, _ = os.UserHomeDir()
 	}
 	var roots []string
-	for _, root := range p.Roots {
+	for i, root := range p.Roots {
 		real, err := realPath(root)
-		if err != nil {
+		if err != nil && i == 0 {
 			return r, fmt.Errorf("sandbox: workspace root %s: %w", root, err)
+		}
+		if err != nil {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("sandbox: additional directory %s: %v; it is not made writable", root, err))
+			continue
 		}
 		roots = append(roots, real)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/seed92b641c3/workbench/hooks"
 	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/sandbox"
 	"github.com/seed92b641c3/workbench/settings"
 )
 
@@ -36,6 +37,8 @@ type Options struct {
 	MaxOutput int
 	// NoClaudeSettings skips .claude/settings*.json.
 	NoClaudeSettings bool
+	// Sandbox is a sandbox mode name (--sandbox); "" keeps the settings'.
+	Sandbox string
 }
 
 // Config is everything a session needs that settings and flags decide. It
@@ -58,6 +61,8 @@ type Config struct {
 	Mode      *ModeBox
 	MaxOutput int
 	SpillDir  string
+	// Sandbox confines every process the agent starts (H16).
+	Sandbox *sandbox.Sandbox
 }
 
 // ModeBox holds the permission mode, which the UI and the plan tools
@@ -179,9 +184,13 @@ func Load(o Options) (*Config, error) {
 			return nil, err
 		}
 	}
+	sb, err := newSessionSandbox(dir, s, policy, o.Sandbox)
+	if err != nil {
+		return nil, err
+	}
 	return &Config{
 		ProjectDir: dir, WorkDir: work, Settings: s, Policy: policy, Hooks: hreg,
 		Notices: append(append([]string(nil), s.Notices...), policy.AnchorNotes()...),
-		Mode:    &ModeBox{mode: mode, refuse: s.RefuseMode}, MaxOutput: maxOut, SpillDir: spill,
+		Mode:    &ModeBox{mode: mode, refuse: s.RefuseMode}, MaxOutput: maxOut, SpillDir: spill, Sandbox: sb,
 	}, nil
 }

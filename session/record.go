@@ -39,6 +39,7 @@ func recordedPipeline(c *Config, reg *tools.Registry, dir agent.SessionDir, tr *
 		SpillDir: spill, MaxOutput: c.MaxOutput, Env: c.Settings.Environ(),
 		OnSpill: func(s tools.Spill) { tr.Append(agent.EntrySpill, s) },
 		OnGrant: func(rule string) { tr.Append(agent.EntryGrant, map[string]string{"rule": rule}) },
+		Sandbox: c.sandboxGate(),
 		Observe: func(ev agent.StageEvent) {
 			tr.Append(agent.EntryStage, &ev)
 			if trace != nil {

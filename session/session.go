@@ -187,20 +187,21 @@ func (s *Session) catalog(w Wiring, deferredSet *deferred.Set) (*tools.Registry,
 	c := s.Config
 	reg := tools.NewRegistry(files.All()...)
 	reg.Add(search.Grep())
-	reg.Add(shell.Bash())
+	reg.Add(shell.Bash(c.bashOptions()...))
+	s.Notes = append(s.Notes, sandboxNotes(c.Sandbox)...)
 	if !c.Settings.DisableBackgroundTasks {
-		taskMgr, err := tasks.NewManager(s.Dir.Tasks(), tasks.Options{Env: c.Settings.Environ()})
+		taskMgr, err := tasks.NewManager(s.Dir.Tasks(), tasks.Options{Env: c.Settings.Environ(), Wrap: c.Sandbox.Wrap})
 		if err != nil {
 			return nil, err
 		}
 		s.Tasks = taskMgr
-		reg.Add(shell.BashWith(taskMgr))
+		reg.Add(shell.BashWith(taskMgr, c.bashOptions()...))
 		for _, t := range taskstools.Tools(taskMgr) {
 			reg.Add(t)
 		}
 	}
 	if !c.Settings.DisableShellSessions {
-		s.Shells = pty.NewManager(pty.Options{Env: append(os.Environ(), c.Settings.Environ()...)})
+		s.Shells = pty.NewManager(pty.Options{Env: append(os.Environ(), c.Settings.Environ()...), Wrap: c.Sandbox.Wrap})
 		for _, t := range ptytools.All(s.Shells) {
 			reg.Add(t)
 		}

@@ -74,6 +74,10 @@ type Config struct {
 	// Shells are the session's PTY sessions (the agent's and /shell);
 	// nil when turned off.
 	Shells *pty.Manager
+	// PersonShell wraps the person's own /shell pane: pty.Unconfined
+	// unless sandbox.person is set; nil leaves it to the manager's
+	// default, the sandbox.
+	PersonShell pty.Wrapper
 	// Tasks are the session's background tasks; nil when turned off.
 	Tasks *tasks.Manager
 	// TranscriptPath lets the viewer show where a spill file came from.

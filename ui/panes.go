@@ -248,7 +248,8 @@ func (m *Model) openShell() tea.Cmd {
 		sh = "bash"
 	}
 	rows, cols := m.paneSize()
-	s, err := m.cfg.Shells.Open(pty.OpenSpec{Argv: []string{sh}, WorkDir: m.cfg.ProjectDir, Rows: rows, Cols: cols, Mode: "person"})
+	s, err := m.cfg.Shells.Open(pty.OpenSpec{Argv: []string{sh}, WorkDir: m.cfg.ProjectDir, Rows: rows, Cols: cols, Mode: "person",
+		Wrap: m.cfg.PersonShell})
 	if err != nil {
 		m.conv.AddError("Could not open a shell: " + err.Error())
 		return nil

@@ -1,0 +1,77 @@
+package session
+
+import (
+	"fmt"
+
+	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/sandbox"
+	"github.com/seed92b641c3/workbench/settings"
+	"github.com/seed92b641c3/workbench/tasks/pty"
+	"github.com/seed92b641c3/workbench/tools/shell"
+	"github.com/seed92b641c3/workbench/tools/web"
+)
+
+// newSessionSandbox builds the sandbox under every process the agent starts
+// (H16) from the settings and the --sandbox flag. The proxy of
+// sandbox.allowedDomains dials with WebFetch's checks (H11): private
+// addresses only for a host a WebFetch(domain:...) allow rule names.
+func newSessionSandbox(dir string, s *settings.Settings, policy *permission.Policy, flagMode string) (*sandbox.Sandbox, error) {
+	cfg := s.Sandbox
+	mode := cfg.Mode
+	if flagMode != "" {
+		m, ok := sandbox.ParseMode(flagMode)
+		if !ok {
+			return nil, fmt.Errorf("--sandbox %q: unknown mode (one of %s)", flagMode, settings.SandboxModes())
+		}
+		mode = m
+	}
+	return sandbox.New(sandbox.Policy{
+		Mode:           mode,
+		Roots:          append([]string{dir}, s.AdditionalDirectories...),
+		AllowWrite:     cfg.AllowWrite,
+		DenyRead:       cfg.DenyRead,
+		Network:        cfg.Network,
+		AllowedDomains: cfg.AllowedDomains,
+		Required:       cfg.Required,
+	}, sandbox.Options{
+		Dial: web.CheckedDial(nil, func(host string) bool { return namesHost(policy, host) }),
+	})
+}
+
+// sandboxNotes are what the person should know of the sandbox at start: why
+// it is unavailable, and settings paths that do not exist.
+func sandboxNotes(sb *sandbox.Sandbox) []string {
+	var notes []string
+	if n := sb.Notice(); n != "" {
+		notes = append(notes, n)
+	}
+	return append(notes, sb.Warnings()...)
+}
+
+// bashOptions put Bash's commands into the session's sandbox.
+func (c *Config) bashOptions() []shell.Option {
+	return []shell.Option{shell.WithSandbox(c.Sandbox, c.Settings.Sandbox.AllowUnsandboxedCommands)}
+}
+
+// sandboxGate is the pipeline's view of the sandbox: escapes ask,
+// autoAllow, and where each process runs.
+func (c *Config) sandboxGate() *shell.Gatekeeper {
+	d := c.Sandbox.Describe()
+	return &shell.Gatekeeper{
+		Sandbox: c.Sandbox, Label: d.String(), AutoAllow: c.Settings.Sandbox.AutoAllow,
+		NetworkClosed: d.Network == sandbox.NetNone,
+	}
+}
+
+// PersonShell is how the person's own /shell pane runs: as it is, unless
+// sandbox.person asks for the sandbox there too.
+func (c *Config) PersonShell() pty.Wrapper {
+	if c.Settings.Sandbox.Person {
+		return c.Sandbox.Wrap
+	}
+	return pty.Unconfined
+}
+
+// SandboxNotes are the sandbox's start-up notes, for a caller that shows
+// them before the session opens (the TUI prints them on stderr too).
+func (c *Config) SandboxNotes() []string { return sandboxNotes(c.Sandbox) }
