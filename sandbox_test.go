@@ -23,6 +23,9 @@ func sandboxProject(t *testing.T, c *cli) (outside string) {
 	c.project, outside = filepath.Join(base, "project"), filepath.Join(base, "outside")
 	os.Mkdir(c.project, 0o755)
 	os.Mkdir(outside, 0o755)
+	// A marker makes it the project root; without one the root is the
+	// nearest ancestor with .git, this repository, which holds outside.
+	os.Mkdir(filepath.Join(c.project, ".workbench"), 0o755)
 	return outside
 }
 
