@@ -276,6 +276,11 @@ func TestE2E_TmuxApproveForSession(t *testing.T) {
 			t.Errorf("touch %s did not run: %v", f, err)
 		}
 	}
+	// The job's result comes back when its process has started, which in
+	// the sandbox is the launcher: the sleep it becomes follows shortly.
+	for end := time.Now().Add(e2eDeadline); len(processesWith(background)) == 0 && time.Now().Before(end); {
+		time.Sleep(50 * time.Millisecond)
+	}
 	if len(processesWith(background)) == 0 {
 		t.Fatalf("the background sleep is not running, so the leftover check would prove nothing; the screen:\n%s\nstderr:\n%s", done, stderr())
 	}
