@@ -88,6 +88,10 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.Hooks != nil {
+		// Prompt hooks put their question to the session's own model.
+		c.Hooks.SetAsker(modelAsker(prov, m.Model))
+	}
 	root := agent.StateRoot()
 	var restored *agent.Restored
 	id := ""
