@@ -92,6 +92,8 @@ type feeder struct {
 	rows, cols  int
 	top, bottom int // the scroll region, as vt10x has it
 	bracketed   bool
+	insert      bool   // insert mode (IRM), which vt10x does not apply
+	ins         []byte // scratch for insertText
 
 	wide  []byte            // scratch for widen
 	part  [utf8.UTFMax]byte // an incomplete character from the last write
@@ -203,7 +205,11 @@ func (f *feeder) scan(p []byte) {
 					f.wide = widen(run, f.wide, &col)
 					run = f.wide
 				}
-				f.plain(run)
+				if f.insert {
+					f.insertText(run)
+				} else {
+					f.plain(run)
+				}
 				i = j
 				continue
 			}
@@ -292,11 +298,14 @@ func (f *feeder) seqRune(r rune, raw []byte) {
 			f.state = stCharset
 			f.seq = append(f.seq, '(')
 		default:
-			if r == 'c' { // RIS resets the scroll region and the modes
-				f.top, f.bottom, f.bracketed = 0, f.rows-1, false
-			}
 			f.seq = append(f.seq, raw...)
 			f.finish()
+			if r == 'c' { // RIS resets the scroll region and the modes
+				f.top, f.bottom, f.bracketed, f.insert = 0, f.rows-1, false, false
+				// vt10x's reset clears a rows-by-cols corner of the
+				// screen (its clear gets x and y swapped): clear it all.
+				f.emit([]byte("\x1b[2J"))
+			}
 		}
 	case stCSI:
 		b := byte(r) // vt10x keeps the low byte of each character
@@ -355,6 +364,9 @@ func (f *feeder) handleCSI() {
 		f.deviceAttributes(params)
 		return
 	case 'h', 'l':
+		if !priv {
+			f.setModes(final == 'h', args)
+		}
 		if priv {
 			var ok bool
 			if args, ok = f.privateModes(final == 'h', args); !ok {
