@@ -59,6 +59,7 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 		Welcome: s.Welcome(),
 		Shells:  s.Shells, Tasks: s.Tasks, TranscriptPath: s.Dir.Transcript(),
 		PersonShell: cfg.PersonShell(),
+		Rewind:      s.Rewind,
 	})
 	if s.Shells != nil {
 		go bridge.WatchShells(s.Shells)

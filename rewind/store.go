@@ -35,6 +35,9 @@ type Options struct {
 	// Ignore are extra patterns in .gitignore syntax (the rewind.ignore
 	// setting) for files no checkpoint records and no restore touches.
 	Ignore []string
+	// Now is the clock checkpoints are stamped with; nil is time.Now. Tests
+	// pass their own so the times a list shows stay the same.
+	Now func() time.Time
 }
 
 // Store is one session's checkpoints. Its methods are safe for concurrent
@@ -44,6 +47,7 @@ type Store struct {
 	workTree string
 	ignore   []string
 	git      *git
+	now      func() time.Time
 
 	// lock is held while the store is open: two processes writing one
 	// session's checkpoints would number them twice.
@@ -74,7 +78,10 @@ func Open(o Options) (*Store, error) {
 	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("rewind: %w", err)
 	}
-	s := &Store{dir: o.Dir, workTree: wt, ignore: o.Ignore}
+	s := &Store{dir: o.Dir, workTree: wt, ignore: o.Ignore, now: o.Now}
+	if s.now == nil {
+		s.now = time.Now
+	}
 	if s.lock, err = lockDir(o.Dir); err != nil {
 		return nil, err
 	}
@@ -210,7 +217,7 @@ func (s *Store) record(ctx context.Context, m Meta, tree, warning string) (Check
 	}
 	c := Checkpoint{
 		Kind: m.Kind, Prompt: m.Prompt, Label: firstLine(m.Label), Tool: m.Tool, CallID: m.CallID,
-		Tree: tree, Time: time.Now().UTC(), Warning: warning,
+		Tree: tree, Time: s.now().UTC(), Warning: warning,
 	}
 	if hasLast && last.Tree == tree {
 		c.Commit = last.Commit

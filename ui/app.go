@@ -14,6 +14,7 @@ import (
 	"github.com/seed92b641c3/workbench/agent/provider"
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/ptyview"
+	"github.com/seed92b641c3/workbench/rewind"
 	"github.com/seed92b641c3/workbench/tasks"
 	"github.com/seed92b641c3/workbench/tasks/pty"
 	"github.com/seed92b641c3/workbench/tools/askuser"
@@ -82,6 +83,8 @@ type Config struct {
 	Tasks *tasks.Manager
 	// TranscriptPath lets the viewer show where a spill file came from.
 	TranscriptPath string
+	// Rewind is the session's checkpoints, for /rewind; nil when off.
+	Rewind *rewind.Store
 }
 
 // MCPControl is what /mcp needs from the session's MCP servers. Its methods
@@ -113,6 +116,7 @@ type Model struct {
 	approvals *approval.Queue
 	replies   map[*approval.Dialog]chan agent.ApprovalReply
 	questions map[*approval.QuestionDialog]chan questionReply
+	rewind    *rewindDialog // the /rewind dialog, when open (rewind.go)
 
 	running  bool
 	cancel   context.CancelFunc
@@ -203,6 +207,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, ok := m.rewindUpdate(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)

@@ -35,6 +35,8 @@ func (m *Model) command(text string) tea.Cmd {
 		m.say("Conversation cleared; the transcript keeps the old one.")
 	case "/compact":
 		return m.compact(arg)
+	case "/rewind":
+		return m.rewindCommand(arg)
 	case "/context":
 		m.conv.AddNotice(m.cfg.Agent.ContextReport())
 	case "/mode":

@@ -16,6 +16,7 @@ import (
 	"github.com/seed92b641c3/workbench/agent/provider"
 	"github.com/seed92b641c3/workbench/agent/provider/script"
 	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/rewind"
 	"github.com/seed92b641c3/workbench/tools"
 	"github.com/seed92b641c3/workbench/tools/files"
 	"github.com/seed92b641c3/workbench/tools/shell"
@@ -97,6 +98,9 @@ type appOptions struct {
 	web bool
 	// contextWindow is the session's window in tokens.
 	contextWindow int
+	// checkpoints gives the session a transcript and rewind's checkpoints
+	// (rewind_test.go), as session.Open does.
+	checkpoints bool
 }
 
 // newApp builds the app on a fresh project directory, plays body (a
@@ -148,9 +152,15 @@ func newApp(t testing.TB, body string, w, h int, o appOptions) *app {
 			bridge.Publish(agent.Event{Kind: agent.EventStage, Stage: &ev})
 		},
 	}
-	sess := agent.NewSession(agent.Config{Provider: prov, Pipeline: p, System: "test", Publish: bridge.Publish, ContextWindow: o.contextWindow}, "test-session", nil)
+	acfg := agent.Config{Provider: prov, Pipeline: p, System: "test", Publish: bridge.Publish, ContextWindow: o.contextWindow}
+	var store *rewind.Store
+	if o.checkpoints {
+		store = withCheckpoints(t, dir, clock, p, &acfg)
+	}
+	sess := agent.NewSession(acfg, "test-session", nil)
 	m := New(Config{
-		Agent: sess, Bridge: bridge, Pipeline: p, Policy: policy, Mode: mode,
+		Rewind: store,
+		Agent:  sess, Bridge: bridge, Pipeline: p, Policy: policy, Mode: mode,
 		ProjectDir: dir, SessionID: "test-session",
 		LocalSettings: filepath.Join(dir, ".workbench", "settings.local.json"),
 		Now:           clock.now,

@@ -33,6 +33,7 @@ var slashCommands = []slashCommand{
 	{name: "/clear", help: "start the conversation afresh (the transcript keeps it)"},
 	{name: "/compact", help: "summarise the conversation to free the context window: /compact [instructions for the summary]"},
 	{name: "/context", help: "what fills the context window, by part (an estimate)"},
+	{name: "/rewind", help: "go back to before a prompt: the code, the conversation or both; /rewind undo takes it back"},
 	{name: "/resume", help: "earlier sessions of this project: /resume lists them, /resume ID switches"},
 	{name: "/tasks", help: "background tasks: /tasks, /tasks open ID, /tasks stop ID"},
 	{name: "/shell", help: "open your own shell in a pane (ctrl+] moves the keyboard)"},

@@ -107,6 +107,8 @@ func (m *Model) render() string {
 	switch {
 	case m.approvals.Current() != nil:
 		screen = m.overlay(screen, m.approvals.Current().View(m.dialogWidth(), m.convHeight()))
+	case m.rewind != nil:
+		screen = m.overlay(screen, m.rewind.View(m.width-4, m.convHeight()))
 	case m.showHelp:
 		screen = m.overlay(screen, m.helpPage())
 	}
