@@ -24,6 +24,9 @@ type launchSpec struct {
 	// hands Workbench's proxy the listening socket it made inside the
 	// network namespace; 0 when there is no proxy.
 	ProxyFD int `json:"proxyFD,omitempty"`
+	// UnixSockets leaves Unix sockets open (sandbox.allowAllUnixSockets);
+	// otherwise a seccomp filter refuses to create them.
+	UnixSockets bool `json:"unixSockets,omitempty"`
 	// Probe sets everything up and exits 0 instead of running a program.
 	Probe bool `json:"probe,omitempty"`
 }

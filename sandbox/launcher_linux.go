@@ -69,6 +69,11 @@ func launch(args []string) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
+	if !spec.UnixSockets {
+		if err := closeUnixSockets(); err != nil {
+			return fmt.Errorf("unix sockets: %w", err)
+		}
+	}
 	if err := llsyscall.LandlockRestrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("landlock: restrict: %w", err)
 	}

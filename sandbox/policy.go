@@ -57,6 +57,11 @@ type Policy struct {
 	AllowedDomains []string
 	// Required refuses to run commands when the sandbox is unavailable.
 	Required bool
+	// AllowAllUnixSockets lets sandboxed commands create Unix sockets
+	// (sandbox.allowAllUnixSockets). Off, they cannot reach the servers
+	// behind socket files (tmux, ssh-agent, the session bus, docker),
+	// which would run commands outside the sandbox for them.
+	AllowAllUnixSockets bool
 	// Home is the person's home directory; empty means os.UserHomeDir.
 	Home string
 	// SettingsDirs are the person's own Workbench and Claude settings
@@ -163,6 +168,8 @@ type Resolved struct {
 	Write, ReadOnly, Hide []string
 	Net                   NetworkMode
 	Domains               []string
+	// UnixSockets is true when sandboxed commands may create Unix sockets.
+	UnixSockets bool
 	// Warnings are settings problems that did not stop anything: a path
 	// in allowWrite or denyRead that does not exist.
 	Warnings []string
@@ -173,7 +180,7 @@ type Resolved struct {
 // git directory in a root gets a hooks directory if it has none, so a hook
 // cannot be planted in one created later.
 func (p Policy) Resolve() (Resolved, error) {
-	r := Resolved{Mode: p.Mode, Net: p.Net(), Domains: slices.Clone(p.AllowedDomains)}
+	r := Resolved{Mode: p.Mode, Net: p.Net(), Domains: slices.Clone(p.AllowedDomains), UnixSockets: p.AllowAllUnixSockets}
 	if r.Mode == "" {
 		r.Mode = WorkspaceWrite
 	}

@@ -26,13 +26,14 @@ func newSessionSandbox(dir string, s *settings.Settings, policy *permission.Poli
 		mode = m
 	}
 	return sandbox.New(sandbox.Policy{
-		Mode:           mode,
-		Roots:          append([]string{dir}, s.AdditionalDirectories...),
-		AllowWrite:     cfg.AllowWrite,
-		DenyRead:       cfg.DenyRead,
-		Network:        cfg.Network,
-		AllowedDomains: cfg.AllowedDomains,
-		Required:       cfg.Required,
+		Mode:                mode,
+		Roots:               append([]string{dir}, s.AdditionalDirectories...),
+		AllowWrite:          cfg.AllowWrite,
+		DenyRead:            cfg.DenyRead,
+		Network:             cfg.Network,
+		AllowedDomains:      cfg.AllowedDomains,
+		Required:            cfg.Required,
+		AllowAllUnixSockets: cfg.AllowAllUnixSockets,
 	}, sandbox.Options{
 		Dial: web.CheckedDial(nil, func(host string) bool { return namesHost(policy, host) }),
 	})

@@ -33,6 +33,10 @@ type Sandbox struct {
 	Required *bool `json:"required,omitempty"`
 	// Person sandboxes the person's own /shell pane and ! commands too.
 	Person *bool `json:"person,omitempty"`
+	// AllowAllUnixSockets lets sandboxed commands create Unix sockets,
+	// which reach servers outside the sandbox (Claude Code's
+	// network.allowAllUnixSockets).
+	AllowAllUnixSockets *bool `json:"allowAllUnixSockets,omitempty"`
 }
 
 // claudeSandbox is Claude Code's "sandbox" object; the keys that mean what
@@ -48,7 +52,8 @@ type claudeSandbox struct {
 		DenyRead   []string `json:"denyRead"`
 	} `json:"filesystem"`
 	Network struct {
-		AllowedDomains []string `json:"allowedDomains"`
+		AllowedDomains      []string `json:"allowedDomains"`
+		AllowAllUnixSockets *bool    `json:"allowAllUnixSockets"`
 	} `json:"network"`
 }
 
@@ -74,7 +79,7 @@ func parseSandbox(path string, data, raw []byte, claude bool) (*Sandbox, error) 
 			Required: c.FailIfUnavailable, AutoAllow: c.AutoAllowBashIfSandboxed,
 			AllowUnsandboxedCommands: c.AllowUnsandboxedCommands,
 			AllowWrite:               c.Filesystem.AllowWrite, DenyRead: c.Filesystem.DenyRead,
-			AllowedDomains: c.Network.AllowedDomains,
+			AllowedDomains: c.Network.AllowedDomains, AllowAllUnixSockets: c.Network.AllowAllUnixSockets,
 		}, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -89,7 +94,7 @@ func parseSandbox(path string, data, raw []byte, claude bool) (*Sandbox, error) 
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
 			return nil, fail([]string{"sandbox", name}, "sandbox."+name,
-				"unknown sandbox setting (one of mode, network, allowedDomains, allowWrite, denyRead, autoAllow, allowUnsandboxedCommands, required, person)")
+				"unknown sandbox setting (one of mode, network, allowedDomains, allowWrite, denyRead, autoAllow, allowUnsandboxedCommands, required, person, allowAllUnixSockets)")
 		default:
 			return nil, fail([]string{"sandbox"}, "sandbox", err.Error())
 		}
@@ -124,6 +129,7 @@ type SandboxSettings struct {
 	AllowUnsandboxedCommands bool
 	Required                 bool
 	Person                   bool
+	AllowAllUnixSockets      bool
 }
 
 // defaultSandbox is the sandbox with nothing set: on, no network, escapes
@@ -150,6 +156,7 @@ func (s *Settings) mergeSandbox(projectDir string, l Layer) {
 	set(&s.Sandbox.AllowUnsandboxedCommands, sb.AllowUnsandboxedCommands)
 	set(&s.Sandbox.Required, sb.Required)
 	set(&s.Sandbox.Person, sb.Person)
+	set(&s.Sandbox.AllowAllUnixSockets, sb.AllowAllUnixSockets)
 	s.Sandbox.AllowedDomains = append(s.Sandbox.AllowedDomains, sb.AllowedDomains...)
 	abs := func(p string) string {
 		if p == "~" || strings.HasPrefix(p, "~/") || filepath.IsAbs(p) {

@@ -14,7 +14,8 @@ func TestH16_SandboxSettingsAreRead(t *testing.T) {
 	t.Parallel()
 	l, err := Parse("s.json", []byte(`{"sandbox": {"mode": "read-only", "network": true,
 		"allowedDomains": ["example.com"], "allowWrite": ["build"], "denyRead": ["~/.netrc"],
-		"autoAllow": true, "allowUnsandboxedCommands": false, "required": true, "person": true}}`), false)
+		"autoAllow": true, "allowUnsandboxedCommands": false, "required": true, "person": true,
+		"allowAllUnixSockets": true}}`), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +23,7 @@ func TestH16_SandboxSettingsAreRead(t *testing.T) {
 	s.mergeSandbox("/proj", l)
 	got := s.Sandbox
 	if got.Mode != sandbox.ReadOnly || !got.Network || !got.AutoAllow || got.AllowUnsandboxedCommands ||
-		!got.Required || !got.Person || got.AllowedDomains[0] != "example.com" ||
+		!got.Required || !got.Person || !got.AllowAllUnixSockets || got.AllowedDomains[0] != "example.com" ||
 		got.AllowWrite[0] != "/proj/build" || got.DenyRead[0] != "~/.netrc" {
 		t.Errorf("merged %+v", got)
 	}
@@ -53,7 +54,7 @@ func TestH16_ClaudeCodeSandboxKeysAreRead(t *testing.T) {
 		"enabled": false, "failIfUnavailable": true, "autoAllowBashIfSandboxed": true,
 		"allowUnsandboxedCommands": false, "excludedCommands": ["docker"],
 		"filesystem": {"allowWrite": ["/opt/cache"], "denyRead": ["~/.kube"]},
-		"network": {"allowedDomains": ["github.com"], "allowLocalBinding": true}}}`), 0o644)
+		"network": {"allowedDomains": ["github.com"], "allowLocalBinding": true, "allowAllUnixSockets": true}}}`), 0o644)
 	s, err := Load(dir, DefaultPaths(dir), false)
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +63,7 @@ func TestH16_ClaudeCodeSandboxKeysAreRead(t *testing.T) {
 	// "enabled": false does not turn the sandbox off.
 	if got.Mode != sandbox.WorkspaceWrite || !got.Required || !got.AutoAllow || got.AllowUnsandboxedCommands ||
 		len(got.AllowWrite) != 1 || got.AllowWrite[0] != "/opt/cache" || got.DenyRead[0] != "~/.kube" ||
-		got.AllowedDomains[0] != "github.com" {
+		got.AllowedDomains[0] != "github.com" || !got.AllowAllUnixSockets {
 		t.Errorf("merged %+v", got)
 	}
 }
@@ -75,7 +76,7 @@ func TestH16_SandboxDefaultsWithNoSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s.Sandbox.Mode != sandbox.WorkspaceWrite || s.Sandbox.Network || s.Sandbox.AutoAllow ||
-		!s.Sandbox.AllowUnsandboxedCommands || s.Sandbox.Required {
+		!s.Sandbox.AllowUnsandboxedCommands || s.Sandbox.Required || s.Sandbox.AllowAllUnixSockets {
 		t.Errorf("defaults %+v", s.Sandbox)
 	}
 }
