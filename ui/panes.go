@@ -249,7 +249,7 @@ func (m *Model) openShell() tea.Cmd {
 	}
 	rows, cols := m.paneSize()
 	s, err := m.cfg.Shells.Open(pty.OpenSpec{Argv: []string{sh}, WorkDir: m.cfg.ProjectDir, Rows: rows, Cols: cols, Mode: "person",
-		Wrap: m.cfg.PersonShell})
+		Wrap: m.cfg.PersonShell, Person: true})
 	if err != nil {
 		m.conv.AddError("Could not open a shell: " + err.Error())
 		return nil

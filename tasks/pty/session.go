@@ -78,6 +78,11 @@ type OpenSpec struct {
 	// Wrap, when set, replaces the Manager's Options.Wrap for this
 	// session; Unconfined runs it as it is (a person's own pane).
 	Wrap Wrapper
+	// Person marks the person's own pane (/shell). It usually runs
+	// outside the sandbox, so the agent's tools must not reach it: typing
+	// into it would run commands outside the sandbox, and reading it
+	// would show what the person keeps to themselves.
+	Person bool
 }
 
 // Wrapper rewrites a program's command before it starts, so it runs inside
@@ -148,6 +153,9 @@ func (s *Session) Command() string {
 	}
 	return s.spec.Command
 }
+
+// Person reports whether this is the person's own pane (OpenSpec.Person).
+func (s *Session) Person() bool { return s.spec.Person }
 
 // Mode returns the label the session was opened with.
 func (s *Session) Mode() string { return s.spec.Mode }

@@ -34,7 +34,7 @@ func ShellList(m *pty.Manager) tools.Tool {
 		Permission:      tools.AllowSelf,
 		Run: func(context.Context, json.RawMessage, *tools.Context) (tools.Result, error) {
 			entries := []listEntry{}
-			for _, s := range m.List() {
+			for _, s := range agentSessions(m) {
 				rows, cols := s.Size()
 				entries = append(entries, listEntry{
 					SessionID: s.ID(), Command: s.Command(), State: s.State(), Mode: s.Mode(),

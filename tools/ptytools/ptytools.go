@@ -42,14 +42,20 @@ func decode[T any](input json.RawMessage) (T, error) {
 	return v, nil
 }
 
-// session finds the session a call names, or explains what exists.
+// session finds the session a call names, or explains what exists. The
+// person's own panes are not the agent's: a call naming one is refused, so
+// the agent cannot type into a shell that runs outside the sandbox.
 func session(m *pty.Manager, id string) (*pty.Session, *tools.Result) {
 	s, ok := m.Get(id)
+	if ok && s.Person() {
+		r := tools.Error(fmt.Sprintf("Shell session %s is the person's own terminal; the agent cannot read, type into, resize or close it. Open your own with shell_open.", id))
+		return nil, &r
+	}
 	if ok {
 		return s, nil
 	}
 	var ids []string
-	for _, s := range m.List() {
+	for _, s := range agentSessions(m) {
 		ids = append(ids, s.ID())
 	}
 	msg := fmt.Sprintf("No shell session %q.", id)
@@ -60,6 +66,17 @@ func session(m *pty.Manager, id string) (*pty.Session, *tools.Result) {
 	}
 	r := tools.Error(msg)
 	return nil, &r
+}
+
+// agentSessions are the sessions the agent may use: all but the person's.
+func agentSessions(m *pty.Manager) []*pty.Session {
+	var out []*pty.Session
+	for _, s := range m.List() {
+		if !s.Person() {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // jsonResult renders a result object for the model: compact JSON with
