@@ -41,6 +41,9 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 			if a.Name != nil && !shellLocal(a.Name.Value) && !inertPrefix(a.Name.Value, x.literal(a.Value)) {
 				w.a.envTaint = true
 			}
+			if a.Name != nil {
+				w.assignValue(a.Name.Value, x.literal(a.Value))
+			}
 		}
 		return d, d
 	}
@@ -66,9 +69,13 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 			p.words = append(p.words, v)
 		}
 	}
+	p.builtin = readOnlyBuiltins[vals[0]] && len(c.Assigns) == 0 && !w.stmtWrites && !w.stateful && !w.shadowed[vals[0]]
 	for _, a := range c.Assigns {
 		if a.Name == nil || a.Index != nil || a.Array != nil || !inertPrefix(a.Name.Value, x.literal(a.Value)) {
 			p.envPrefix = true
+		}
+		if a.Name != nil {
+			w.assignValue(a.Name.Value, x.literal(a.Value))
 		}
 	}
 	if l, ok := c.Args[0].Parts[0].(*syntax.Lit); ok && assignLike.MatchString(l.Value) {
@@ -90,14 +97,25 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 	if reason := denyWords(vals, d); reason != "" {
 		w.denyFor(reason)
 	}
-	unwrapped, n := unwrap(vals)
+	u := unwrapAll(vals)
+	unwrapped, n := u.rest, u.n
 	if n > 0 {
-		p.extra = append(p.extra, strings.Join(vals[n:], " "))
+		if len(unwrapped) > 0 {
+			p.extra = append(p.extra, strings.Join(unwrapped, " "))
+		}
 		if len(unwrapped) > 0 && strings.IndexByte(unwrapped[0], opaque) >= 0 {
 			w.unknownFor(whyProgram)
 			w.a.anyProgram = true
 		}
 	}
+	if u.splitString {
+		w.unknownFor(whySplitString)
+	}
+	for _, s := range u.scripts {
+		w.scriptExtras(s, &p, d)
+	}
+	w.shadowing(unwrapped, &p)
+	w.codeValues(unwrapped)
 	if setsVariables(unwrapped) {
 		w.a.envTaint = true
 	}
@@ -112,12 +130,19 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 		}
 	}
 	w.argWrites(unwrapped, globs[n:], d)
+	w.argReads(vals, globs, d)
 	if len(unwrapped) > 1 && isFind(unwrapped[0]) {
 		w.findCommands(unwrapped[1:], p, d)
 	}
 	script, isScript := innerScript(unwrapped)
 	if !isScript && readsStdinScript(unwrapped) {
 		script, isScript = w.stdinScript(d)
+	}
+	if !isScript {
+		if why := unseenScript(unwrapped); why != "" {
+			w.unknownFor(why)
+			w.a.anyProgram = true
+		}
 	}
 	if isScript && w.depth >= maxShellDepth {
 		w.unknownFor("shell scripts are nested deeper than the analysis follows")
@@ -227,6 +252,12 @@ func setsVariables(vals []string) bool {
 		return vals[1] == "-v" && len(vals) > 2 && !shellLocal(vals[2])
 	case "getopts":
 		return len(vals) > 2 && !shellLocal(vals[2])
+	case "wait":
+		for i := 1; i+1 < len(vals); i++ {
+			if vals[i] == "-p" && !shellLocal(vals[i+1]) {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -285,22 +316,13 @@ func (w *walker) inner(script string, p part, n int, d dirs) (ok, all dirs) {
 		w.unknownFor("a script passed to a shell does not parse")
 	} else {
 		iw := newWalker(sub, w.depth+1, f)
-		if w.home == "" {
-			iw.home = ""
-		}
+		iw.inherit(w)
 		ok, all = iw.walkStmts(f.Stmts, d)
 		if u := scanUnknown(f); u != "" {
 			iw.unknownFor(u)
 		}
 	}
-	w.denyFor(sub.deny)
-	if sub.unknown != "" {
-		w.unknownFor(sub.unknown)
-	}
-	w.a.writes = append(w.a.writes, sub.writes...)
-	w.a.blindWrite = w.a.blindWrite || sub.blindWrite
-	w.a.envTaint = w.a.envTaint || sub.envTaint
-	w.a.anyProgram = w.a.anyProgram || sub.anyProgram
+	w.merge(sub)
 	if err == nil && n == 0 {
 		// A plain `bash -c 'a; b'` is judged by its parts, which also
 		// carry the wrapper's text for deny rules such as Bash(bash:*).
@@ -341,6 +363,8 @@ func readsStdinScript(vals []string) bool {
 			if strings.IndexByte(v, 'c') >= 0 {
 				return false
 			}
+		case v == "-" || v == "/dev/stdin" || v == "/dev/fd/0" || v == "/proc/self/fd/0":
+			return true // the script file is standard input
 		default:
 			return false // a script file
 		}

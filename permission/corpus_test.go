@@ -22,7 +22,7 @@ var corpusPolicy = rules{
 		"Bash(read:*)", "Bash(sh:*)", "Bash(bash:*)"},
 	ask: []string{"Bash(git push:*)", "Bash(npm publish:*)"},
 	deny: []string{"Bash(curl:*)", "Bash(wget:*)", "Bash(git push --force:*)", "Bash(sudo:*)", "Bash(nc:*)",
-		"Edit(./secrets/**)"},
+		"Edit(./secrets/**)", "Read(./.env)", "Read(~/.aws/**)"},
 }
 
 // corpusLine is one line of the corpus.
@@ -85,6 +85,9 @@ func TestH15_CommandCorpus(t *testing.T) {
 	project, outside := targetsWorkspace(t)
 	p := newPolicy(t, []string{project}, corpusPolicy)
 	p.AddProtected(".workbench/settings.json")
+	if err := os.WriteFile(filepath.Join(project, ".env"), []byte("TOKEN=x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	lines := readCorpus(t, filepath.Join("testdata", "commands.txt"))
 	if len(lines) < 300 {
 		t.Fatalf("the corpus has %d command lines, want at least 300", len(lines))

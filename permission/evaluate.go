@@ -43,6 +43,9 @@ type evaluation struct {
 	// runs.
 	writes  []pathForms
 	writers []string
+	// reads are the files the commands name, resolved, when a Read rule
+	// could hide one (see reads.go).
+	reads []pathForms
 	// recursive marks the writes that are targets of a recursive rm.
 	recursive  []bool
 	blindWrite bool
@@ -96,7 +99,7 @@ func (p *Policy) prepare(e *evaluation, req Request) {
 	e.req, e.host = req, normalizeHost(req.Target.Host)
 	e.unknown = req.Target.Unknown
 	for _, c := range req.Target.Commands {
-		a := cachedAnalysis(c)
+		a := cachedAnalysisIn(c, req.Target.Persistent)
 		e.cmds = append(e.cmds, a)
 		if a.err != nil {
 			e.parseErr = true
@@ -128,6 +131,15 @@ func (p *Policy) prepare(e *evaluation, req Request) {
 	}
 	for _, s := range req.Target.Paths {
 		e.paths = append(e.paths, resolveForms(s, base(), p.home))
+	}
+	if len(e.cmds) > 0 && p.hidesReadsLocked() {
+		for _, a := range e.cmds {
+			for _, r := range a.reads {
+				for _, f := range expandWrite(r, base()) {
+					e.reads = append(e.reads, resolveForms(f, base(), p.home))
+				}
+			}
+		}
 	}
 	for _, a := range e.cmds {
 		e.blindWrite = e.blindWrite || a.blindWrite
@@ -162,6 +174,9 @@ func (p *Policy) decide(e *evaluation) Decision {
 		return Decision{Behavior: Deny, Rule: r.Raw,
 			Message: fmt.Sprintf("%s is denied by rule %s%s", describe(e), r.Raw, from(r.Source))}
 	}
+	if d, ok := p.commandReads(e, Deny); ok {
+		return d
+	}
 	if req.Own.Behavior == Deny {
 		d := withRule(req.Own, "tool")
 		if d.Message == "" {
@@ -172,6 +187,9 @@ func (p *Policy) decide(e *evaluation) Decision {
 	if r := p.firstMatch(p.cask, e); r != nil {
 		return Decision{Behavior: Ask, Rule: r.Raw,
 			Message: fmt.Sprintf("rule %s%s asks before %s runs", r.Raw, from(r.Source), describe(e))}
+	}
+	if d, ok := p.commandReads(e, Ask); ok {
+		return d
 	}
 	if d, ok := p.boundary(e); ok {
 		return d
@@ -201,7 +219,10 @@ func (p *Policy) decide(e *evaluation) Decision {
 		return Decision{Behavior: Deny, Rule: "mode:" + string(ModePlan),
 			Message: "plan mode allows read-only tools only"}
 	}
-	if rules := p.allowedBy(e); rules != "" {
+	if rules := p.allowedBy(e); rules == builtinsRule {
+		return Decision{Behavior: Allow, Rule: rules,
+			Message: describe(e) + " runs only builtins that change nothing ([, test, true, false, :), which need no rule"}
+	} else if rules != "" {
 		return Decision{Behavior: Allow, Rule: rules, Message: describe(e) + " is allowed by " + rules}
 	}
 	if req.Mode == ModeAcceptEdits && req.Target.Access == AccessWrite && editTools[req.Tool] &&
@@ -227,6 +248,9 @@ func (p *Policy) decide(e *evaluation) Decision {
 	}
 	return d
 }
+
+// builtinsRule names what allows a line of read-only builtins alone.
+const builtinsRule = "read-only builtin"
 
 // withRule returns d with Rule set to def when the tool left it empty.
 func withRule(d Decision, def string) Decision {
@@ -444,6 +468,9 @@ func (p *Policy) allowedBy(e *evaluation) string {
 		}
 		for _, pt := range a.parts {
 			items++
+			if pt.builtin {
+				continue // changes nothing, needs no rule
+			}
 			if pt.envPrefix || !use(p.partAllowRule(e, pt)) {
 				return ""
 			}
@@ -463,6 +490,9 @@ func (p *Policy) allowedBy(e *evaluation) string {
 	}
 	if items == 0 {
 		return ""
+	}
+	if len(used) == 0 {
+		return builtinsRule // every part was a read-only builtin
 	}
 	return strings.Join(used, ", ")
 }
@@ -508,7 +538,7 @@ func (p *Policy) suggestUncovered(e *evaluation) []string {
 			continue
 		}
 		for _, pt := range a.parts {
-			if p.partAllowRule(e, pt) == nil {
+			if !pt.builtin && p.partAllowRule(e, pt) == nil {
 				if r := commandRule(pt); r != "" {
 					out = append(out, r)
 				}

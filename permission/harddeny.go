@@ -68,6 +68,8 @@ func denyWords(vals []string, d dirs) string {
 		return denyRm(vals[1:], d)
 	case name == "find":
 		return denyFind(vals[1:], d)
+	case name == "chmod" || name == "chown" || name == "chgrp":
+		return denyOwnership(name, vals[1:], d)
 	case strings.HasPrefix(name, "mkfs") || diskTools[name]:
 		for _, v := range vals[1:] {
 			if isDiskDevice(v) || (strings.HasPrefix(name, "mkfs") && strings.HasPrefix(v, "/dev/")) {
@@ -105,6 +107,58 @@ func denyRm(args []string, d dirs) string {
 		return ""
 	}
 	return catastrophicTargets(targets, d)
+}
+
+// denyOwnership judges chmod, chown and chgrp: a recursive change of /,
+// home or a top-level system directory leaves the machine unusable (sudo
+// stops at a world-writable /etc, ssh at an open home directory) as surely
+// as removing it.
+func denyOwnership(name string, args []string, d dirs) string {
+	recursive, reference := false, false
+	var operands []string
+	opts := true
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case opts && a == "--":
+			opts = false
+		case opts && a == "--recursive":
+			recursive = true
+		case opts && (a == "--reference" || a == "--from"):
+			reference = reference || a == "--reference"
+			i++ // the option's value
+		case opts && strings.HasPrefix(a, "--reference="):
+			reference = true
+		case opts && strings.HasPrefix(a, "--"):
+		case opts && len(a) > 1 && a[0] == '-' && !(name == "chmod" && isModeOption(a)):
+			if strings.IndexByte(a, 'R') >= 0 {
+				recursive = true
+			}
+		default:
+			operands = append(operands, a)
+		}
+	}
+	if !reference && len(operands) > 0 {
+		operands = operands[1:] // the mode or owner
+	}
+	if !recursive {
+		return ""
+	}
+	for _, t := range operands {
+		for _, p := range placed(t, d) {
+			if what := catastrophicTarget(p); what != "" {
+				return "it recursively changes the " + ownershipWord(name) + " of " + what
+			}
+		}
+	}
+	return ""
+}
+
+func ownershipWord(name string) string {
+	if name == "chmod" {
+		return "permissions"
+	}
+	return "owner"
 }
 
 // recursiveRm reports whether rm's arguments ask for a recursive removal.

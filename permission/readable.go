@@ -10,25 +10,19 @@ package permission
 // and say how many they left out, since they cannot stop to ask per file.
 // Relative paths are relative to the project directory. Only Read rules
 // with a path specifier take part; a bare Read rule is about the Read tool.
+// Evaluate asks the same question (readRule) of every file a shell command
+// line names, so `cat .env` is denied by the rule that hides .env from Read.
 func (p *Policy) Readable(path string) (Behavior, string) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	if !p.hidesReadsLocked() {
 		return Allow, ""
 	}
-	f := resolveForms(path, p.root0(), p.home)
-	for _, set := range []struct {
-		b     Behavior
-		rules []compiledRule
-	}{{Deny, p.cdeny}, {Ask, p.cask}} {
-		for i := range set.rules {
-			r := &set.rules[i]
-			if r.kind == specRead && (r.path.match(f.real, p.roots) || r.path.match(f.lit, p.roots)) {
-				return set.b, r.Raw
-			}
-		}
+	b, r := p.readRule(resolveForms(path, p.root0(), p.home))
+	if r == nil {
+		return Allow, ""
 	}
-	return Allow, ""
+	return b, r.Raw
 }
 
 // HidesReads reports whether any rule can make Readable answer other than

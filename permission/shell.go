@@ -56,6 +56,10 @@ type analysis struct {
 	// command does not open paths it does not name: these go through the
 	// path rules and the workspace boundary like an Edit's.
 	writes []write
+	// reads are the files the line names in its arguments and input
+	// redirections, which Read deny and ask rules judge (a file a Read
+	// rule hides is denied before the line runs).
+	reads []write
 	// blindWrite is set when a written file is only known when the line
 	// runs (`> $f`, `rm "$dir"`, or a relative name after an unknown cd):
 	// no allow rule can cover it, and it asks in every mode.
@@ -108,7 +112,16 @@ type part struct {
 	// envPrefix is set when a variable that is not inert is set in front
 	// of the command: allow rules do not match it.
 	envPrefix bool
+	// builtin is set for a call of a builtin that changes nothing
+	// (`[`, `test`, `true`, `false`, `:`) with no redirection that
+	// writes: it needs no allow rule.
+	builtin bool
 }
+
+// readOnlyBuiltins are the builtins that only compute an exit status.
+// `test -v NAME[i]` evaluates a subscript, which makes the line unknown
+// on its own (unknown.go).
+var readOnlyBuiltins = map[string]bool{"[": true, "test": true, "true": true, "false": true, ":": true}
 
 // analysisCacheSize bounds the shared analysis cache: enough for every
 // distinct command of a long session, small enough to never matter.
@@ -118,25 +131,36 @@ const analysisCacheSize = 1024
 // out of the cache so it cannot hold megabytes.
 const maxCachedCommand = 8 << 10
 
+// cacheKey is a command line and how it runs.
+type cacheKey struct {
+	cmd        string
+	persistent bool
+}
+
 var analysisCache = struct {
 	sync.Mutex
-	m map[string]*analysis
-}{m: make(map[string]*analysis)}
+	m map[cacheKey]*analysis
+}{m: make(map[cacheKey]*analysis)}
 
-// cachedAnalysis returns the analysis of cmd, parsing it at most once while
-// it stays in the cache: tool pipelines ask about the same line repeatedly
+// cachedAnalysis returns the analysis of cmd run by a fresh shell.
+func cachedAnalysis(cmd string) *analysis { return cachedAnalysisIn(cmd, false) }
+
+// cachedAnalysisIn returns the analysis of cmd, run by a fresh shell or
+// (persistent) by a long-lived one, parsing it at most once while it stays
+// in the cache: tool pipelines ask about the same line repeatedly
 // (permission, hooks, re-checks after rewrites).
-func cachedAnalysis(cmd string) *analysis {
+func cachedAnalysisIn(cmd string, persistent bool) *analysis {
 	if len(cmd) > maxCachedCommand {
-		return analyze(cmd, 0)
+		return analyzeIn(cmd, 0, persistent)
 	}
+	k := cacheKey{cmd, persistent}
 	analysisCache.Lock()
-	a, ok := analysisCache.m[cmd]
+	a, ok := analysisCache.m[k]
 	analysisCache.Unlock()
 	if ok {
 		return a
 	}
-	a = analyze(cmd, 0)
+	a = analyzeIn(cmd, 0, persistent)
 	analysisCache.Lock()
 	if len(analysisCache.m) >= analysisCacheSize {
 		for k := range analysisCache.m { // evict an arbitrary entry
@@ -144,7 +168,7 @@ func cachedAnalysis(cmd string) *analysis {
 			break
 		}
 	}
-	analysisCache.m[cmd] = a
+	analysisCache.m[k] = a
 	analysisCache.Unlock()
 	return a
 }

@@ -102,6 +102,11 @@ type Target struct {
 	// Commands are shell command lines (Bash, Monitor, shell_open,
 	// shell_send). Every shell goes through the same policy (H5).
 	Commands []string
+	// Persistent says the commands are typed into a long-lived shell
+	// (shell_send) that earlier lines, the agent's or the person's, may
+	// have changed: its directory, HOME, functions and aliases are not
+	// known, so a relative name it writes asks in every mode (H15).
+	Persistent bool
 	// Paths are the files or directories the call reads or writes, as given;
 	// Evaluate resolves them against the working directory and symlinks.
 	Paths  []string

@@ -69,6 +69,40 @@ type walker struct {
 	// stdin is what the command being walked reads as standard input:
 	// its here-document or here-string, or a pipe.
 	stdin stdinSource
+	// shadowed are the names the line defines as functions (or, in a
+	// session that keeps state, every name): the analysis does not run
+	// such a name's builtin meaning ahead (`$(echo x)`).
+	shadowed map[string]bool
+	// stateful says the line runs in a shell that earlier lines may have
+	// changed (a PTY session): its directory, HOME, functions and aliases
+	// are unknown.
+	stateful bool
+	// hashed are the names `hash -p` pointed at other programs.
+	hashed map[string]string
+	// stmtWrites says the statement being walked, or one around it,
+	// writes a file through a redirection (`: > f`, `{ true; } > f`).
+	stmtWrites bool
+}
+
+// inherit gives a walker for a script run by this line (bash -c, eval, a
+// wrapper's string) what this one knows is uncertain.
+func (w *walker) inherit(outer *walker) {
+	if outer.home == "" {
+		w.home = ""
+	}
+	w.stateful = w.stateful || outer.stateful
+	for name := range outer.shadowed {
+		if w.shadowed == nil {
+			w.shadowed = map[string]bool{}
+		}
+		w.shadowed[name] = true
+	}
+	for name, to := range outer.hashed {
+		if w.hashed == nil {
+			w.hashed = map[string]string{}
+		}
+		w.hashed[name] = to
+	}
 }
 
 // stdinSource is what a command reads on its standard input, as far as the
@@ -81,7 +115,13 @@ type stdinSource struct {
 // analyze parses cmd and interprets it. A panic in the parser or the
 // expander (a bug, or a pattern it cannot compile) must not take the
 // session down: the line is then judged on its rough split and asks.
-func analyze(cmd string, depth int) (a *analysis) {
+func analyze(cmd string, depth int) *analysis { return analyzeIn(cmd, depth, false) }
+
+// analyzeIn is analyze for a line run by a fresh shell or, persistent, by
+// a long-lived one that earlier lines may have changed: there the line
+// starts in a directory only known when it runs, HOME is unknown, any name
+// may be a function or alias, and no builtin's output is computed ahead.
+func analyzeIn(cmd string, depth int, persistent bool) (a *analysis) {
 	defer func() {
 		if r := recover(); r != nil {
 			a = roughAnalysis(cmd, fmt.Errorf("%w: the analysis failed: %v", ErrUnparsable, r))
@@ -93,9 +133,17 @@ func analyze(cmd string, depth int) (a *analysis) {
 	}
 	a = &analysis{}
 	w := newWalker(a, depth, f)
-	w.walkStmts(f.Stmts, startDir)
+	start := startDir
+	if persistent {
+		w.stateful, w.home, w.funcDirs, start = true, "", unknownDirs, unknownDirs
+	}
+	w.walkStmts(f.Stmts, start)
+	w.paramAssigns(f)
 	if a.unknown == "" {
 		a.unknown = scanUnknown(f)
+	}
+	if strings.IndexByte(cmd, 0) >= 0 {
+		w.nulByte(cmd)
 	}
 	if a.unknown != "" && depth < maxShellDepth {
 		hiddenCommands(a, f, depth)
@@ -142,7 +190,7 @@ func hiddenCommands(a *analysis, f *syntax.File, depth int) {
 }
 
 func newWalker(a *analysis, depth int, f *syntax.File) *walker {
-	w := &walker{a: a, depth: depth, pr: syntax.NewPrinter(), funcDirs: startDir}
+	w := &walker{a: a, depth: depth, pr: syntax.NewPrinter(), funcDirs: startDir, shadowed: definedNames(f)}
 	if !changesHome(f) {
 		w.home = homeDir()
 	}
@@ -174,7 +222,7 @@ func (w *walker) unknownFor(reason string) {
 
 // expander returns an expander for words run in d.
 func (w *walker) expander(d dirs) *expander {
-	return &expander{env: wordEnv{home: w.home, pwd: d.single()}}
+	return &expander{env: wordEnv{home: w.home, pwd: d.single()}, shadowed: w.shadowed, noPure: w.stateful}
 }
 
 // walkStmts runs a list in order. It returns the directories the list may
@@ -188,10 +236,14 @@ func (w *walker) walkStmts(stmts []*syntax.Stmt, in dirs) (ok, all dirs) {
 }
 
 func (w *walker) walkStmt(st *syntax.Stmt, in dirs) (ok, all dirs) {
+	before, blind := len(w.a.writes), w.a.blindWrite
 	w.redirects(st.Redirs, in)
 	if st.Cmd == nil {
 		return in, in
 	}
+	savedWrites := w.stmtWrites
+	w.stmtWrites = savedWrites || len(w.a.writes) > before || w.a.blindWrite != blind
+	defer func() { w.stmtWrites = savedWrites }()
 	saved := w.stdin
 	for _, r := range st.Redirs {
 		if r.N == nil || r.N.Value == "0" {
@@ -354,6 +406,12 @@ func (w *walker) redirects(rs []*syntax.Redirect, d dirs) {
 	for _, r := range rs {
 		w.nested(r.Word, d)
 		w.nested(r.Hdoc, d)
+		if r.Word != nil && readsFrom(r.Op) {
+			vals, glob := w.expander(d).fields(r.Word)
+			for _, v := range vals {
+				w.readTarget(v, d, globWord(glob, r.Word))
+			}
+		}
 		if r.Word == nil || !(writesTo(r.Op) || r.Op == syntax.DplOut) {
 			continue
 		}
@@ -427,6 +485,7 @@ func (w *walker) decl(c *syntax.DeclClause, d dirs) {
 			if !shellLocal(a.Name.Value) && !inertPrefix(a.Name.Value, x.literal(a.Value)) {
 				w.a.envTaint = true
 			}
+			w.assignValue(a.Name.Value, x.literal(a.Value))
 			words = append(words, w.print(a))
 		case a.Value != nil:
 			vals, _ := x.fields(a.Value)
@@ -483,4 +542,63 @@ func movesDirectory(n syntax.Node) bool {
 		return !moves
 	})
 	return moves
+}
+
+// definedNames returns the names f defines as functions, which may shadow
+// a builtin or program the analysis would otherwise run ahead, or nil.
+func definedNames(f *syntax.File) map[string]bool {
+	var names map[string]bool
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
+			if names == nil {
+				names = map[string]bool{}
+			}
+			names[fd.Name.Value] = true
+		}
+		return true
+	})
+	return names
+}
+
+// whyNUL explains a line holding a NUL byte.
+const whyNUL = "the line holds a NUL byte, which bash drops and a program's arguments end at"
+
+// nulByte makes a line with a NUL byte unknown, and shows deny rules and
+// hard deny the line as bash may read it: with the bytes dropped, and cut
+// at the first.
+func (w *walker) nulByte(cmd string) {
+	w.unknownFor(whyNUL)
+	if w.depth >= maxShellDepth {
+		return
+	}
+	for _, v := range []string{strings.ReplaceAll(cmd, "\x00", ""), cmd[:strings.IndexByte(cmd, 0)]} {
+		sub := analyze(v, w.depth+1)
+		w.denyFor(sub.deny)
+		for _, p := range sub.parts {
+			w.a.hidden = append(w.a.hidden, p.text)
+			w.a.hidden = append(w.a.hidden, p.extra...)
+		}
+	}
+}
+
+// paramAssigns looks at ${NAME:=value} and ${NAME=value}, which assign
+// NAME while expanding: like NAME=value, a variable that is not
+// shell-local changes what later commands see, and a command line in a
+// variable that holds one is shown to the rules.
+func (w *walker) paramAssigns(f *syntax.File) {
+	syntax.Walk(f, func(n syntax.Node) bool {
+		p, ok := n.(*syntax.ParamExp)
+		if !ok || p.Param == nil || p.Exp == nil {
+			return true
+		}
+		if p.Exp.Op != syntax.AssignUnset && p.Exp.Op != syntax.AssignUnsetOrNull {
+			return true
+		}
+		if !shellLocal(p.Param.Value) {
+			w.a.envTaint = true
+		}
+		x := w.expander(unknownDirs)
+		w.assignValue(p.Param.Value, x.literal(p.Exp.Word))
+		return true
+	})
 }

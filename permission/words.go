@@ -34,6 +34,10 @@ type expander struct {
 	// n numbers the synthetic variables that stand for expansions
 	// computed before expanding (pure command substitutions).
 	n int
+	// shadowed are names the line defines as functions, whose output
+	// is not the builtin's; noPure says any name may be one.
+	shadowed map[string]bool
+	noPure   bool
 }
 
 // wordEnv is the environment words are expanded in. Every variable is
@@ -296,6 +300,9 @@ func (x *expander) pureOutput(cs *syntax.CmdSubst) (string, bool) {
 			}
 		}
 		args = append(args, vals...)
+	}
+	if x.noPure || x.shadowed[args[0]] {
+		return "", false // a function of the same name prints what it likes
 	}
 	out, ok := printOnly(args, x.env.pwd)
 	return strings.TrimRight(out, "\n"), ok

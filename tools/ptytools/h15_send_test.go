@@ -153,3 +153,55 @@ func TestH15_ShellSendEditedLineRunsSomethingElse(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestH15_ShellSendLineRunsWhereEarlierLinesLeftIt shows, in a real bash,
+// why a line sent to a session cannot be judged as if its shell started
+// afresh: after `cd OUTSIDE`, `touch x` writes outside the workspace. The
+// relative write asks in every mode; an absolute one is judged as usual.
+func TestH15_ShellSendLineRunsWhereEarlierLinesLeftIt(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed")
+	}
+	k := newKit(t)
+	outside := t.TempDir()
+	k.call("shell_open", js(map[string]any{"command": bashCmd, "mode": "interactive", "prompt_regex": `wb\$ $`}))
+	p := permission.NewPolicy([]string{k.tc.WorkDir})
+	if err := p.AddRules(permission.Allow, "test", "Bash(cd:*)", "Bash(touch:*)"); err != nil {
+		t.Fatal(err)
+	}
+	cd := js(map[string]any{"session_id": "sh_1", "text": "cd " + outside, "submit": true})
+	if d := k.decide(p, permission.ModeDefault, cd); d.Behavior != permission.Allow {
+		t.Fatalf("cd: %s by %q (%s)", d.Behavior, d.Rule, d.Message)
+	}
+	k.call("shell_send", cd)
+	touch := `{"session_id": "sh_1", "text": "touch x", "submit": true}`
+	if target := k.target("shell_send", touch); !target.Persistent {
+		t.Fatalf("shell_send's Target does not say its shell keeps state: %+v", target)
+	}
+	for _, mode := range []permission.Mode{permission.ModeDefault, permission.ModeBypass} {
+		if d := k.decide(p, mode, touch); d.Behavior != permission.Ask || d.Rule != "unknown-target" {
+			t.Fatalf("touch x after cd, in %s: %s by %q (%s)", mode, d.Behavior, d.Rule, d.Message)
+		}
+	}
+	abs := js(map[string]any{"session_id": "sh_1", "text": "touch " + filepath.Join(k.tc.WorkDir, "y"), "submit": true})
+	if d := k.decide(p, permission.ModeDefault, abs); d.Behavior != permission.Allow {
+		t.Fatalf("an absolute name in the workspace: %s by %q (%s)", d.Behavior, d.Rule, d.Message)
+	}
+	// A person approves; the file lands where the shell was, not in the
+	// workspace.
+	k.call("shell_send", touch)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(outside, "x")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bash did not run touch x in %s; screen:\n%s", outside, k.screenUntil("sh_1", "wb")["screen"])
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, err := os.Stat(filepath.Join(k.tc.WorkDir, "x")); err == nil {
+		t.Fatal("x was written in the workspace, so the shell did not keep its directory")
+	}
+}

@@ -93,7 +93,9 @@ func sendTarget(typed *typedLines, input json.RawMessage) permission.Target {
 		return permission.Target{}
 	}
 	got, _ := submitted(typed.get(in.SessionID), raw)
-	var t permission.Target
+	// The session's shell keeps what earlier lines did (cd, functions,
+	// aliases): the analysis must not assume it starts afresh.
+	t := permission.Target{Persistent: true}
 	for _, l := range got {
 		if l.text != "" {
 			t.Commands = append(t.Commands, l.text)

@@ -1,0 +1,306 @@
+package permission
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Code reaches bash by routes other than a command's words: a wrapper's
+// shell string (`su -c`, `watch`, `env -S`), a variable a program runs as
+// a command (PAGER, GIT_SSH_COMMAND, PROMPT_COMMAND, PS4), an alias value,
+// a git -c setting, a name `hash -p` points elsewhere, a builtin `enable`
+// loads, a script whose text only exists when the line runs
+// (`eval "$x"`, `bash <(...)`, `. /dev/stdin`). Where the text is in the
+// line, its commands are shown to deny and ask rules and hard deny (they
+// never allow anything); where it is not, the line is unknown.
+
+// Reasons for unknown lines of this kind.
+const (
+	whySplitString = "env -S splits its string into words by rules of its own"
+	whyUnseenCode  = "the line runs code that is only known when it runs (a variable, a substitution's output or standard input)"
+	whyHash        = "hash -p makes a name run another program"
+	whyEnable      = "enable loads or removes builtins, so later names may run other code"
+	whyCodeValue   = "a variable that holds a command (PAGER, GIT_SSH_COMMAND, PROMPT_COMMAND...) gets a value only known when it runs"
+	whySetOption   = "set -k makes later assignments anywhere in a command go to its environment"
+	whyShoptGlob   = "shopt changes how later words or patterns are read"
+)
+
+// codeVariables are environment variables whose value a program (or bash
+// itself) runs as a command line or a prompt.
+var codeVariables = map[string]bool{
+	"PROMPT_COMMAND": true, "PS0": true, "PS1": true, "PS2": true, "PS3": true, "PS4": true,
+	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true,
+	"GIT_PAGER": true, "GIT_EXTERNAL_DIFF": true, "GIT_ASKPASS": true, "GIT_PROXY_COMMAND": true,
+	"SSH_ASKPASS": true, "SUDO_ASKPASS": true, "EDITOR": true, "VISUAL": true, "FCEDIT": true,
+	"PAGER": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "LESSOPEN": true, "LESSCLOSE": true,
+	"BROWSER": true, "TERMINAL": true, "SHELL": true,
+}
+
+// gitConfigValue matches the variables that carry git settings.
+var gitConfigValue = regexp.MustCompile(`^GIT_CONFIG_VALUE_[0-9]+$`)
+
+// gitCommandKey matches git settings whose value is a command line.
+var gitCommandKey = regexp.MustCompile(`(?i)^(alias\..*|pager\..*|.*(pager|editor|sshcommand|fsmonitor|askpass|helper|external|textconv|cmd|command|clean|smudge|process|program|gitproxy|packobjectshook))$`)
+
+// hiddenScript shows the commands of text, which bash or a program may run
+// as a command line or expand as a prompt, to deny and ask rules and hard
+// deny. It never allows anything: the part that carries the text is judged
+// as itself.
+func (w *walker) hiddenScript(text string) {
+	if strings.TrimSpace(text) == "" || w.depth >= maxShellDepth {
+		return
+	}
+	if strings.IndexByte(text, opaque) >= 0 {
+		w.unknownFor(whyCodeValue)
+		w.a.anyProgram = true
+		return
+	}
+	for _, script := range []string{text, "echo " + text} {
+		sub := analyze(script, w.depth+1)
+		if sub.err != nil {
+			continue
+		}
+		w.denyFor(sub.deny)
+		for _, p := range sub.parts {
+			w.a.hidden = append(w.a.hidden, p.text)
+			w.a.hidden = append(w.a.hidden, p.extra...)
+		}
+		w.a.hidden = append(w.a.hidden, sub.hidden...)
+	}
+}
+
+// assignValue looks at a variable given a value (in front of a command,
+// for the rest of the line, or by export/declare): a command line in it is
+// shown to the rules.
+func (w *walker) assignValue(name, value string) {
+	switch {
+	case codeVariables[name] || gitConfigValue.MatchString(name):
+		w.hiddenScript(strings.TrimPrefix(value, "!"))
+	case name == "GIT_CONFIG_PARAMETERS":
+		for _, f := range strings.Fields(strings.NewReplacer("'", " ", `"`, " ").Replace(value)) {
+			if k, v, ok := strings.Cut(f, "="); ok && gitCommandKey.MatchString(k) {
+				w.hiddenScript(strings.TrimPrefix(v, "!"))
+			}
+		}
+		if strings.IndexByte(value, opaque) >= 0 {
+			w.unknownFor(whyCodeValue)
+		}
+	}
+}
+
+// scriptExtras reads a shell line a wrapper runs (`su -c`, `watch`,
+// `env -S`): its commands are other spellings of the wrapping part for deny
+// and ask rules, its writes and hard-deny reasons count, and what it does
+// not show makes the line unknown.
+func (w *walker) scriptExtras(script string, p *part, d dirs) {
+	if strings.IndexByte(script, opaque) >= 0 {
+		w.unknownFor(whyUnseenCode)
+		w.a.anyProgram = true
+		return
+	}
+	if w.depth >= maxShellDepth {
+		w.unknownFor("shell scripts are nested deeper than the analysis follows")
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+	if err != nil {
+		sub := roughAnalysis(script, err)
+		w.denyFor(sub.deny)
+		for _, ip := range sub.parts {
+			p.extra = append(p.extra, ip.text)
+		}
+		w.unknownFor("a script passed to a shell does not parse")
+		return
+	}
+	sub := &analysis{}
+	iw := newWalker(sub, w.depth+1, f)
+	iw.inherit(w)
+	iw.walkStmts(f.Stmts, d)
+	if u := scanUnknown(f); u != "" {
+		iw.unknownFor(u)
+	}
+	w.merge(sub)
+	for _, ip := range sub.parts {
+		p.extra = append(p.extra, ip.text)
+		p.extra = append(p.extra, ip.extra...)
+	}
+}
+
+// merge adds what a nested script's analysis found to this line's.
+func (w *walker) merge(sub *analysis) {
+	w.denyFor(sub.deny)
+	if sub.unknown != "" {
+		w.unknownFor(sub.unknown)
+	}
+	w.a.writes = append(w.a.writes, sub.writes...)
+	w.a.reads = append(w.a.reads, sub.reads...)
+	w.a.hidden = append(w.a.hidden, sub.hidden...)
+	w.a.blindWrite = w.a.blindWrite || sub.blindWrite
+	w.a.envTaint = w.a.envTaint || sub.envTaint
+	w.a.anyProgram = w.a.anyProgram || sub.anyProgram
+}
+
+// shadowing notes builtins that change what later names run, and gives a
+// part whose name `hash -p` pointed elsewhere the other program's
+// spelling.
+func (w *walker) shadowing(words []string, p *part) {
+	if len(words) == 0 {
+		return
+	}
+	if to, ok := w.hashed[words[0]]; ok {
+		p.extra = append(p.extra, strings.Join(append([]string{to}, words[1:]...), " "))
+		p.extra = append(p.extra, strings.Join(append([]string{path.Base(to)}, words[1:]...), " "))
+	}
+	switch words[0] {
+	case "hash":
+		for i := 1; i < len(words); i++ {
+			if words[i] == "-p" && i+2 < len(words) {
+				if w.hashed == nil {
+					w.hashed = map[string]string{}
+				}
+				w.hashed[words[i+2]] = words[i+1]
+				w.a.hidden = append(w.a.hidden, words[i+1])
+				w.unknownFor(whyHash)
+			}
+		}
+	case "enable":
+		for _, a := range words[1:] {
+			if a != "-p" && a != "-a" && a != "-s" {
+				w.unknownFor(whyEnable)
+			}
+		}
+	case "set":
+		for _, a := range words[1:] {
+			if a == "--" {
+				break
+			}
+			switch {
+			case a == "keyword" || (len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a, 'k') >= 0):
+				w.unknownFor(whySetOption)
+			case a == "allexport" || (len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a, 'a') >= 0):
+				w.a.envTaint = true // every later assignment is exported
+			}
+		}
+	case "shopt":
+		setting := false
+		for _, a := range words[1:] {
+			switch {
+			case a == "-s" || a == "-u":
+				setting = true
+			case setting && globOptions[a]:
+				w.unknownFor(whyShoptGlob)
+			}
+		}
+	}
+}
+
+// globOptions are shopt options that change which files a pattern names or
+// how later words are read.
+var globOptions = map[string]bool{
+	"extglob": true, "expand_aliases": true, "nocaseglob": true, "globstar": true, "dotglob": true,
+	"nullglob": true, "failglob": true, "nocasematch": true, "globasciiranges": true, "globskipdots": true,
+	"noexpand_translation": true, "patsub_replacement": true,
+}
+
+// codeValues shows the commands held in alias values and git -c settings
+// to the rules.
+func (w *walker) codeValues(words []string) {
+	if len(words) < 2 {
+		return
+	}
+	switch path.Base(words[0]) {
+	case "alias":
+		for _, a := range words[1:] {
+			if _, v, ok := strings.Cut(a, "="); ok {
+				w.hiddenScript(v)
+			}
+		}
+	case "git":
+		for i := 1; i < len(words); i++ {
+			a := words[i]
+			if !strings.HasPrefix(a, "-") {
+				return // the subcommand
+			}
+			if a == "-c" && i+1 < len(words) {
+				i++
+				if k, v, ok := strings.Cut(words[i], "="); ok && gitCommandKey.MatchString(k) {
+					w.hiddenScript(strings.TrimPrefix(v, "!"))
+				}
+			}
+			if a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--exec-path" {
+				i++
+			}
+		}
+	}
+}
+
+// unseenScript says why a command runs shell code whose text the line does
+// not hold, or "": eval or trap of an expansion, a shell given an expanded
+// -c string or a script from a descriptor or a substitution, source of
+// one.
+func unseenScript(words []string) string {
+	if len(words) < 2 {
+		return ""
+	}
+	name := path.Base(words[0])
+	hasOpaque := func(vs []string) bool {
+		for _, v := range vs {
+			if strings.IndexByte(v, opaque) >= 0 {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case name == "eval":
+		if hasOpaque(words[1:]) {
+			return whyUnseenCode
+		}
+	case name == "trap":
+		rest := words[1:]
+		if rest[0] == "--" {
+			rest = rest[1:]
+		}
+		if len(rest) >= 2 && !strings.HasPrefix(rest[0], "-") && hasOpaque(rest[:1]) {
+			return whyUnseenCode
+		}
+	case name == "source" || name == ".":
+		if f := words[1]; strings.IndexByte(f, opaque) >= 0 || descriptorPath(f) {
+			return whyUnseenCode
+		}
+	case shells[name]:
+		for i := 1; i < len(words); i++ {
+			v := words[i]
+			switch {
+			case v == "-o" || v == "+o" || v == "-O" || v == "+O":
+				i++
+			case strings.HasPrefix(v, "--"):
+			case len(v) > 1 && (v[0] == '-' || v[0] == '+'):
+				if strings.IndexByte(v, 'c') >= 0 {
+					if i+1 < len(words) && strings.IndexByte(words[i+1], opaque) >= 0 {
+						return whyUnseenCode
+					}
+					return ""
+				}
+			default:
+				if strings.IndexByte(v, opaque) >= 0 || descriptorPath(v) {
+					return whyUnseenCode
+				}
+				return ""
+			}
+		}
+	}
+	return ""
+}
+
+// descriptorPath reports whether a script file is a descriptor (a
+// process substitution's /dev/fd/63, /dev/stdin, /proc/self/fd/N): its
+// text is only known when the line runs.
+func descriptorPath(f string) bool {
+	clean := path.Clean(f)
+	return f == "-" || clean == "/dev/stdin" || strings.HasPrefix(clean, "/dev/fd/") ||
+		(strings.HasPrefix(clean, "/proc/") && strings.Contains(clean, "/fd/"))
+}
