@@ -83,7 +83,7 @@ func runHeadless(f *runFlags, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	w := session.Wiring{Approver: agent.Headless{}, Asker: asker, Publish: out.event,
-		BackgroundWait: f.backgroundWait, MaxDuration: f.maxDuration}
+		BackgroundWait: f.backgroundWait, MaxDuration: f.maxDuration, HookMessage: hookMessages(stderr)}
 	if f.trace && f.outputFormat != "stream-json" {
 		w.Trace = newTraceWriter(stderr).stages()
 	}

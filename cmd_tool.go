@@ -60,7 +60,7 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage
 	}
-	w := session.Wiring{Approver: agent.Headless{}}
+	w := session.Wiring{Approver: agent.Headless{}, HookMessage: hookMessages(stderr)}
 	if *answers != "" {
 		a, err := askuser.LoadAnswers(*answers)
 		if err != nil {

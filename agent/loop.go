@@ -41,8 +41,13 @@ func (s *Session) Prompt(ctx context.Context, text string) Outcome {
 
 func (s *Session) prompt(ctx context.Context, text string) Outcome {
 	var blocks []provider.Block
-	if extra := s.sessionStart(ctx); extra != "" {
-		blocks = append(blocks, provider.TextBlock(extra))
+	start := s.sessionStart(ctx)
+	if start.Prevent {
+		// A SessionStart hook's "continue": false: the prompt is not sent.
+		return Outcome{StopReason: StopHookPrevented, Text: start.StopReason}
+	}
+	if start.Context != "" {
+		blocks = append(blocks, provider.TextBlock(start.Context))
 	}
 	if h := s.hooks(); h != nil && h.Has(hooks.UserPromptSubmit) {
 		in := s.hookInput(hooks.UserPromptSubmit)
@@ -152,18 +157,18 @@ func (s *Session) ended(ctx context.Context, turns int, last string) Outcome {
 
 // sessionStart fires SessionStart hooks before the first prompt and returns
 // the context they add.
-func (s *Session) sessionStart(ctx context.Context) string {
+func (s *Session) sessionStart(ctx context.Context) hooks.StartVerdict {
 	s.mu.Lock()
 	first := !s.started
 	s.started = true
 	s.mu.Unlock()
 	h := s.hooks()
 	if !first || h == nil || !h.Has(hooks.SessionStart) || s.cfg.Depth > 0 {
-		return ""
+		return hooks.StartVerdict{}
 	}
 	in := s.hookInput(hooks.SessionStart)
 	in.Source = s.startSource()
-	return h.Context(ctx, in)
+	return h.Begin(ctx, in)
 }
 
 func (s *Session) drainNotifications() []provider.Block {

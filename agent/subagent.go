@@ -152,13 +152,26 @@ func (s *Session) runChild(ctx context.Context, d AgentDef, v agentInput, callID
 		child.Runnable = cfg.Deferred.Runnable
 		child.Visible = cfg.Deferred.Visible
 	}
+	prompt := v.Prompt
 	if h := parent.Hooks; h != nil && h.Has(hooks.SubagentStart) {
 		in := s.hookInput(hooks.SubagentStart)
 		in.AgentType = d.Name
-		h.Run(ctx, in)
+		sv := h.Begin(ctx, in)
+		if sv.Prevent {
+			// "continue": false: the subagent does not start, and the
+			// run that asked for it ends too.
+			if hs, ok := ctx.Value(hookStopKey{}).(*hookStop); ok {
+				hs.stop(sv.StopReason)
+			}
+			return tools.Error("A SubagentStart hook stopped the run: " + sv.StopReason), nil
+		}
+		if sv.Context != "" {
+			// The hooks' additionalContext is for the subagent.
+			prompt += "\n\n" + sv.Context
+		}
 	}
 	sub := NewSession(cfg, s.id+"/"+callID, nil)
-	out := sub.Prompt(ctx, v.Prompt)
+	out := sub.Prompt(ctx, prompt)
 	text := out.Text
 	if text == "" {
 		text = "(the subagent returned no text)"

@@ -39,6 +39,10 @@ const (
 	killWait = 2 * time.Second
 )
 
+// StdoutRecorded is how much of a hook's stdout an Outcome keeps for the
+// host to record: enough to read what a hook said, not a log file.
+const StdoutRecorded = 4 << 10
+
 func (c Command) validate() error {
 	if strings.TrimSpace(c.Command) == "" {
 		return errors.New("empty command")
@@ -88,7 +92,9 @@ func (c Command) run(ctx context.Context, in Input, timeout time.Duration) Outco
 	var exit *exec.ExitError
 	switch {
 	case res.waitErr == nil:
-		return parseStdout(in.HookEventName, res.stdout, res.stdoutCut)
+		o := parseStdout(in.HookEventName, res.stdout, res.stdoutCut)
+		o.Stdout = clip(strings.TrimSpace(string(res.stdout)), StdoutRecorded)
+		return o
 	case errors.As(res.waitErr, &exit) && exit.ExitCode() == 2:
 		return Outcome{Block: true, Reason: stderr}
 	case errors.As(res.waitErr, &exit):

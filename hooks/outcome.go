@@ -40,6 +40,10 @@ type Outcome struct {
 	StopReason string
 	// SuppressOutput asks the host not to show the hook's output.
 	SuppressOutput bool
+	// Stdout is what a command hook printed on stdout when it exited 0,
+	// trimmed and cut at StdoutRecorded bytes, for the host to record and
+	// show unless SuppressOutput says not to.
+	Stdout string
 	// SystemMessage is a note for the person (not the model), shown in the
 	// UI's notices and on stderr in headless runs.
 	SystemMessage string

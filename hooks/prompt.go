@@ -36,6 +36,11 @@ func (r *Registry) UserPrompt(ctx context.Context, in Input) (block bool, reason
 		case o.blocks() || o.Prevent:
 			block = true
 			reason = firstNonEmpty(o.Reason, o.StopReason, fmt.Sprintf("UserPromptSubmit hook %q blocked the prompt", o.Hook))
+			if o.Prevent && o.StopReason != "" {
+				// "continue": false wins over a decision, and its
+				// stopReason is what the person is shown.
+				reason = o.StopReason
+			}
 		case o.AdditionalContext != "":
 			notes = append(notes, o.AdditionalContext)
 		}

@@ -26,7 +26,13 @@ func recordedPipeline(c *Config, reg *tools.Registry, dir agent.SessionDir, tr *
 	if c.Hooks != nil {
 		// Every hook's verdict goes into the audit trail, including
 		// failures that an aggregate result would hide.
-		c.Hooks.Observe(func(in hooks.Input, o hooks.Outcome) { tr.Append(agent.EntryHook, hookRecord(in, o)) })
+		// A hook's systemMessage is shown to the person as it comes.
+		c.Hooks.Observe(func(in hooks.Input, o hooks.Outcome) {
+			tr.Append(agent.EntryHook, hookRecord(in, o))
+			if msg := hookMessage(in, o); msg != "" {
+				tellPerson(w, msg)
+			}
+		})
 	}
 	spill := dir.Spill()
 	if c.SpillDir != "" {
@@ -70,5 +76,6 @@ func hookRecord(in hooks.Input, o hooks.Outcome) map[string]any {
 	if o.Err != nil {
 		rec["error"] = o.Err.Error()
 	}
+	recordOutput(rec, o)
 	return rec
 }

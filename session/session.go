@@ -52,6 +52,10 @@ type Wiring struct {
 	// servers from this entry point; empty names the settings keys and
 	// /mcp trust. Untrusted servers never start, whoever runs the session.
 	TrustHow string
+	// HookMessage, when set, also receives each hook's systemMessage for
+	// the person (headless entry points print it on stderr); the TUI sees
+	// it as a notice event.
+	HookMessage func(string)
 }
 
 // Session is a running session with everything it started, so one Close
