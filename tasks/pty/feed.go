@@ -106,8 +106,9 @@ type feeder struct {
 
 	out     []byte // bytes for the emulator, in stream order
 	run     plainRun
-	replies []byte // answers vt10x wrote during the last write
-	panics  int    // emulator panics recovered (after sanitising, none are known)
+	replies []byte      // answers vt10x wrote during the last write
+	panics  int         // emulator panics recovered (after sanitising, none are known)
+	kept    *keptScreen // what a resize made smaller cut off (keep.go)
 }
 
 // newTerminal makes an emulator and its feeder. vt10x answers cursor
@@ -561,7 +562,12 @@ func (f *feeder) resize(rows, cols int) {
 	f.flush()
 	old := f.cols
 	x := 0
-	if cols > old {
+	var g grid
+	if keeping := f.kept != nil || rows < f.rows || cols < f.cols; keeping {
+		g = f.readGrid()
+		x = g.cur.X
+		f.keep(g, rows, cols)
+	} else if cols > old {
 		f.vt.Lock()
 		x = f.vt.Cursor().X
 		f.vt.Unlock()
@@ -569,6 +575,7 @@ func (f *feeder) resize(rows, cols int) {
 	f.vt.Resize(cols, rows)
 	f.rows, f.cols = rows, cols
 	f.top, f.bottom = 0, rows-1
+	defer f.restore(g, max(0, g.cur.Y-rows+1))
 	if cols > old {
 		// vt10x loses the tab stops past the old width when it widens:
 		// set one every 8 columns there, then put the cursor back (the
