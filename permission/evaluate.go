@@ -85,6 +85,9 @@ func (p *Policy) Evaluate(req Request) Decision {
 		d.Checked = make([]CheckedPath, len(e.paths))
 		for i, f := range e.paths {
 			d.Checked[i] = CheckedPath{Path: req.Target.Paths[i], Real: f.real}
+			if d.Behavior == Allow {
+				d.Checked[i].AllowedBy = d.Rule
+			}
 			if req.Target.Access == AccessWrite {
 				d.Checked[i].Protected = p.protectedReason(f)
 			}

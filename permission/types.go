@@ -73,6 +73,11 @@ type CheckedPath struct {
 	// access only), "" when it was not protected. A tool refuses a write
 	// to a place that became protected after the check.
 	Protected string
+	// AllowedBy is what allowed the call at this check (Decision.Rule),
+	// "" when the check did not allow it. "tool" means only the tool's
+	// own verdict did: Write allows an unchanged file that way, and then
+	// writes nothing if the file is no longer unchanged when it runs.
+	AllowedBy string
 }
 
 // Allowed is the plain allow verdict a read-only tool returns for itself.

@@ -150,16 +150,20 @@ func runGlob(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 		if err != nil {
 			return nil
 		}
+		m := match{path: filepath.Join(p.root, rel)}
+		// A file a Read rule hides is counted before the pattern is
+		// tried, whether it would match or not: the count is the same for
+		// every pattern searched from this directory, so no pattern can
+		// learn a hidden file's name from it.
+		if vis.Skip(m.path) {
+			return nil
+		}
 		subject := filepath.ToSlash(rel)
 		if p.baseName {
 			subject = path.Base(subject)
 		}
 		if ok, _ := doublestar.Match(p.pattern, subject); !ok {
 			return nil
-		}
-		m := match{path: filepath.Join(p.root, rel)}
-		if vis.Skip(m.path) {
-			return nil // hidden by a Read rule: counted, not listed
 		}
 		if info, err := d.Info(); err == nil {
 			m.mtime = info.ModTime()

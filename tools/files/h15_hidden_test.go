@@ -39,12 +39,14 @@ func TestH15_GlobHonoursReadDeny(t *testing.T) {
 	cases := []struct {
 		input, want, notice string
 	}{
-		{`{"pattern":".env"}`, "No files found", "1 file was left out"},
-		{`{"pattern":"*.env"}`, "No files found", "2 files were left out"},
+		// Every hidden file under the directory searched is counted,
+		// whatever the pattern (see TestH15_GlobCountSaysNothingOfNames).
+		{`{"pattern":".env"}`, "No files found", "5 files were left out"},
+		{`{"pattern":"*.env"}`, "No files found", "5 files were left out"},
 		{`{"pattern":"**/*"}`, "main.go", "5 files were left out"},
 		{`{"pattern":"secrets/**"}`, "No files found", "2 files were left out"},
-		{`{"pattern":"*.pem"}`, "No files found", "1 file was left out"},
-		{`{"pattern":"*.go"}`, "main.go", ""},
+		{`{"pattern":"*.pem"}`, "No files found", "5 files were left out"},
+		{`{"pattern":"docs/*.md"}`, "a.md", ""},
 	}
 	for _, c := range cases {
 		res := call(t, files.Glob(), tc, c.input)
@@ -82,3 +84,24 @@ func TestH15_LSHonoursReadDeny(t *testing.T) {
 	}
 	_ = dir
 }
+
+// The number Glob gives for hidden files cannot be used to learn their
+// names: patterns that would match a hidden name, a prefix of one, or
+// nothing at all get the same answer from the same directory.
+func TestH15_GlobCountSaysNothingOfNames(t *testing.T) {
+	t.Parallel()
+	tc, _ := hiddenProject(t)
+	var first string
+	for _, pattern := range []string{".env", ".e*", ".x*", "**/key.pem", "**/k*", "**/z*", "**/*.nothing", "*.go"} {
+		res := call(t, files.Glob(), tc, `{"pattern":`+quote(pattern)+`}`)
+		_, notice, _ := strings.Cut(res.Text, "\n[")
+		if first == "" {
+			first = notice
+		}
+		if notice != first || notice == "" {
+			t.Errorf("Glob %s: notice %q, want %q for every pattern", pattern, notice, first)
+		}
+	}
+}
+
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

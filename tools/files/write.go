@@ -48,6 +48,10 @@ func Write() tools.Tool {
 				return permission.AskUser("approve Write?")
 			}
 			path := tc.Abs(in.FilePath)
+			if unchangedNow(tc, path, in.Content) {
+				return permission.Decision{Behavior: permission.Allow, Rule: "tool",
+					Message: shown(tc, path) + " already holds exactly this content, so the Write changes nothing"}
+			}
 			msg := fmt.Sprintf("write %s to %s", plural(len(in.Content), "byte", "bytes"), shown(tc, path))
 			switch fi, err := os.Stat(path); {
 			case errors.Is(err, fs.ErrNotExist):
@@ -89,6 +93,15 @@ func runWrite(ctx context.Context, input json.RawMessage, tc *tools.Context) (to
 	if err := ctx.Err(); err != nil {
 		return tools.Result{}, err
 	}
+	if prev.found && prev.loaded && string(prev.content) == in.Content {
+		return tools.Text(fmt.Sprintf("Unchanged: %s already holds this content (%s); nothing was written.",
+			display, plural(len(in.Content), "byte", "bytes"))), nil
+	}
+	if allowedAsUnchanged(tc, path) {
+		// No one approved a change: the check let the call run only
+		// because it changed nothing, and now it would.
+		return tools.Error(fmt.Sprintf("Cannot write %s: it changed after the permission check found it already holding this content; nothing was written (call Write again to be asked).", display)), nil
+	}
 	if err := target.writeAtomic([]byte(in.Content), prev.mode); err != nil {
 		return tools.Error(fmt.Sprintf("Cannot write %s: %v", display, err)), nil
 	}
@@ -100,4 +113,33 @@ func runWrite(ctx context.Context, input json.RawMessage, tc *tools.Context) (to
 		Text: fmt.Sprintf("%s %s (%s)", verb, display, plural(len(in.Content), "byte", "bytes")),
 		Meta: diffMeta(path, display, string(prev.content), in.Content, prev.loaded),
 	}, nil
+}
+
+// unchangedNow reports whether the regular file at path holds exactly
+// content now, so writing it would change nothing and need not ask. A file
+// the agent may not read is never compared: the answer would tell what it
+// holds. Run compares again through the checked descriptor (runWrite).
+func unchangedNow(tc *tools.Context, path, content string) bool {
+	if tc.Paths != nil {
+		if b, _ := tc.Paths.Readable(path); b != permission.Allow {
+			return false
+		}
+	}
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != int64(len(content)) || fi.Size() > maxDiffBytes {
+		return false
+	}
+	data, err := os.ReadFile(path)
+	return err == nil && string(data) == content
+}
+
+// allowedAsUnchanged reports whether the permission check let this call
+// run only on the tool's own word that it changes nothing.
+func allowedAsUnchanged(tc *tools.Context, path string) bool {
+	for _, c := range tc.Checked {
+		if c.Path == path {
+			return c.AllowedBy == "tool"
+		}
+	}
+	return false
 }
