@@ -190,6 +190,14 @@ func (p *Pane) Title() string {
 	return cleanTitle(p.s.Command())
 }
 
+// ProgramTitle returns the window title the program set (OSC 0/2) as one
+// line without control characters, or "" when it set none: the tab bar
+// shows it next to the session's id. Bidi and zero-width characters are
+// left in for the root to show as escapes (ui/safetext).
+func (p *Pane) ProgramTitle() string {
+	return cleanTitle(p.s.Title())
+}
+
 // cleanTitle keeps a title to one printable line.
 func cleanTitle(t string) string {
 	t = strings.Map(func(r rune) rune {

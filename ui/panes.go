@@ -30,6 +30,9 @@ type tab struct {
 func (t *tab) title() string {
 	switch {
 	case t.term != nil:
+		if pt := tabTitle(t.term.ProgramTitle()); pt != "" {
+			return t.id + " " + pt + " · " + t.term.Status()
+		}
 		return t.id + " " + t.term.Status()
 	case t.file != nil:
 		return t.id + " " + t.file.Status()
