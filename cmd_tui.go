@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/session"
 	"github.com/seed92b641c3/workbench/ui"
@@ -43,7 +44,8 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 	// screen is gone.
 	writeNotes(stderr, cfg.SandboxNotes())
 	bridge := ui.NewBridge()
-	s, err := session.Open(cfg, f.choice(), session.Wiring{Approver: bridge, Asker: bridge, Publish: bridge.Publish})
+	s, err := session.Open(cfg, f.choice(), session.Wiring{Approver: bridge, Asker: bridge, Publish: bridge.Publish,
+		IdleNotify: session.IdlePromptAfter})
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return "", exitUsage
@@ -73,18 +75,29 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 	if m, ok := final.(*ui.Model); ok && runErr == nil {
 		next = m.SwitchTo()
 	}
-	reason := "exit"
-	switch {
-	case ctx.Err() != nil:
-		reason, next = "signal", ""
-	case next != "":
-		reason = "resume"
+	if ctx.Err() != nil {
+		next = ""
 	}
-	s.Close(reason)
+	s.Close(tuiEndReason(ctx.Err() != nil, next))
 	if runErr != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", runErr)
 		return "", exitError
 	}
 	fmt.Fprintf(stderr, "Session %s saved. Resume it with: workbench --resume %s\n", s.Dir.ID, s.Dir.ID)
 	return next, exitOK
+}
+
+// tuiEndReason is why a TUI session closes, as the transcript records it
+// and SessionEnd hooks hear it: a signal and /resume are "other" to hooks;
+// any other end is the person quitting at the prompt input (Ctrl-C twice,
+// /quit, /exit, the only ways the program quits), prompt_input_exit as in
+// Claude Code. /clear ends a session by itself (reason clear).
+func tuiEndReason(signalled bool, next string) string {
+	switch {
+	case signalled:
+		return "signal"
+	case next != "":
+		return "resume"
+	}
+	return agent.EndPromptInputExit
 }

@@ -56,6 +56,10 @@ type Wiring struct {
 	// the person (headless entry points print it on stderr); the TUI sees
 	// it as a notice event.
 	HookMessage func(string)
+	// IdleNotify, when positive, runs the Notification hooks with
+	// notification_type "idle_prompt" once the prompt input has waited this
+	// long after a run (the TUI: IdlePromptAfter); 0 for headless runs.
+	IdleNotify time.Duration
 }
 
 // Session is a running session with everything it started, so one Close
@@ -83,6 +87,8 @@ type Session struct {
 	// current run.
 	skillMu     sync.Mutex
 	skillGrants []func()
+	// idle notifies Notification hooks of an input left waiting (TUI).
+	idle *idleWatch
 }
 
 // Open builds a whole session: provider, state directory (new or resumed),
@@ -152,11 +158,17 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 	if publish == nil {
 		publish = func(agent.Event) {}
 	}
-	// A skill's allowed-tools hold while the run that loaded it lasts.
+	s.idle = newIdleWatch(w.IdleNotify, c.Hooks, s.idleNotify)
+	// A skill's allowed-tools hold while the run that loaded it lasts;
+	// the idle input's notification waits from the end of a run.
 	inner := publish
 	publish = func(ev agent.Event) {
-		if ev.Kind == agent.EventDone {
+		switch ev.Kind {
+		case agent.EventDone:
 			s.endSkillGrants()
+			s.idle.arm()
+		case agent.EventTurnStart:
+			s.idle.disarm()
 		}
 		inner(ev)
 	}
@@ -276,6 +288,7 @@ func (s *Session) Start(ctx context.Context) {
 // still running and had to be stopped, so a headless result can say so.
 func (s *Session) Close(reason string) ([]Stopped, error) {
 	stopped := s.running()
+	s.idle.close()
 	s.Agent.Close(reason)
 	s.closeStarted()
 	return stopped, s.Transcript.Close()
