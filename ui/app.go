@@ -111,6 +111,7 @@ type Model struct {
 	panel     *pipeline.Panel
 	showPanel bool
 	panelSet  bool // the person toggled the panel; do not auto-hide
+	mouseOff  bool // MouseKey turned mouse reporting off (copy.go)
 	input     input
 
 	approvals *approval.Queue
@@ -382,6 +383,11 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.openFile(spill.Path, spill)
 		}
 		m.say("Select a tool call whose output was spilled (ctrl+p / ctrl+n) to view it.")
+		return nil
+	case CopyKey:
+		return m.copySelection()
+	case MouseKey:
+		m.toggleMouse()
 		return nil
 	case "f1":
 		m.showHelp = !m.showHelp

@@ -18,6 +18,8 @@ type keyMap struct {
 	NextTool    key.Binding
 	Expand      key.Binding
 	OpenOutput  key.Binding
+	Copy        key.Binding
+	Mouse       key.Binding
 	Help        key.Binding
 }
 
@@ -36,6 +38,8 @@ func defaultKeys() keyMap {
 		NextTool:    key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "next tool call")),
 		Expand:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "expand output")),
 		OpenOutput:  key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "view full output")),
+		Copy:        key.NewBinding(key.WithKeys(CopyKey), key.WithHelp(CopyKey, "copy output or answer")),
+		Mouse:       key.NewBinding(key.WithKeys(MouseKey), key.WithHelp(MouseKey, "mouse off: drag selects")),
 		Help:        key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "help")),
 	}
 }
@@ -50,6 +54,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Queue, k.Interrupt, k.Quit},
 		{k.CycleMode, k.TogglePanel, k.ScrollUp, k.ScrollDown},
-		{k.PrevTool, k.NextTool, k.Expand, k.OpenOutput, k.Help},
+		{k.PrevTool, k.NextTool, k.Expand, k.OpenOutput, k.Copy, k.Mouse, k.Help},
 	}
 }

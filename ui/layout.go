@@ -74,7 +74,7 @@ func (m *Model) layout() {
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
+	v.MouseMode = m.mouseMode()
 	v.WindowTitle = "workbench"
 	return v
 }
@@ -225,6 +225,9 @@ func (m *Model) statusLine() string {
 		parts = append(parts, theme.KeyHint.Render("keys → "+t.id+" ("+ptyview.LeaveHint+")"))
 	} else if len(m.tabs) > 0 {
 		parts = append(parts, theme.Dim.Render("keys → input ("+ptyview.LeaveKey+" → pane)"))
+	}
+	if m.mouseOff {
+		parts = append(parts, theme.Warn.Render("mouse off: drag selects ("+MouseKey+")"))
 	}
 	parts = append(parts, theme.Dim.Render(m.cfg.Agent.Provider()+"/"+m.cfg.Agent.Model()))
 	if used, window := m.cfg.Agent.ContextUsed(); used > 0 && window > 0 {
