@@ -24,6 +24,21 @@ var refusalMarkers = []string{
 // relative with a slash or a leading dot.
 var pathToken = regexp.MustCompile(`['"‘’“”]([^'"‘’“”]+)['"‘’“”]|(?:^|[\s:(])((?:/|\./|\.\./|~/|\.)[^\s:'"‘’“”,)]*)`)
 
+// programPrefix is how a shell or tool starts its error lines: its own
+// name (often a path, `/usr/bin/bash: line 1: `), which is not the path it
+// was refused.
+var programPrefix = regexp.MustCompile(`^[^\s:'"]+: (?:line \d+: )?`)
+
+// withoutProgram drops a line's program prefix when a path is still named
+// after it.
+func withoutProgram(line string) string {
+	rest := programPrefix.ReplaceAllString(line, "")
+	if rest != line && pathToken.MatchString(rest) {
+		return rest
+	}
+	return line
+}
+
 // Explain reads a sandboxed command's output and, when a line reports a
 // refused write or read of a path the sandbox closes, returns a note saying
 // so and naming the ways out; otherwise "". dir is the command's working
@@ -34,11 +49,12 @@ func (s *Sandbox) Explain(output, dir string) string {
 	}
 	seen := map[string]bool{}
 	var notes []string
+	closed := false
 	for line := range strings.Lines(output) {
 		if !slices.ContainsFunc(refusalMarkers, func(m string) bool { return strings.Contains(line, m) }) {
 			continue
 		}
-		for _, m := range pathToken.FindAllStringSubmatch(line, -1) {
+		for _, m := range pathToken.FindAllStringSubmatch(withoutProgram(line), -1) {
 			p := m[1]
 			if p == "" {
 				p = m[2]
@@ -52,11 +68,12 @@ func (s *Sandbox) Explain(output, dir string) string {
 				abs = filepath.Join(dir, abs)
 			}
 			abs = filepath.Clean(abs)
-			why := s.closes(abs)
+			why, hidden := s.closes(abs)
 			if why == "" || seen[abs] {
 				continue
 			}
 			seen[abs] = true
+			closed = closed || !hidden
 			notes = append(notes, fmt.Sprintf("%s %s", abs, why))
 			if len(notes) == 3 {
 				break
@@ -66,8 +83,11 @@ func (s *Sandbox) Explain(output, dir string) string {
 	if len(notes) == 0 {
 		return ""
 	}
-	return "The sandbox refused this: " + strings.Join(notes, "; ") + ". " +
-		"To allow it, add the path to sandbox.allowWrite in the settings, or run the command with " +
+	msg := "The sandbox refused this: " + strings.Join(notes, "; ") + ". "
+	if !closed {
+		return msg + "A hidden path is hidden on purpose: the agent may not read it, by any route."
+	}
+	return msg + "To allow it, add the path to sandbox.allowWrite in the settings, or run the command with " +
 		"dangerouslyDisableSandbox: true, which asks the person first" + s.escapeNote() + "."
 }
 
@@ -79,31 +99,40 @@ func (s *Sandbox) escapeNote() string {
 	return ""
 }
 
-// closes says why the sandbox closes p, or "" when it does not.
-func (s *Sandbox) closes(p string) string {
+// closes says why the sandbox closes p, or "" when it does not, and
+// whether p is hidden (rather than merely not writable).
+func (s *Sandbox) closes(p string) (why string, hidden bool) {
 	real := realOrSelf(p)
+	s.mu.Lock()
+	ruleHidden := s.ruleHidden
+	s.mu.Unlock()
+	for _, h := range ruleHidden {
+		if within(real, h.path) || within(p, h.path) {
+			return "is hidden by the sandbox (the deny rule " + h.rule + ")", true
+		}
+	}
 	for _, h := range s.resolved.Hide {
 		if within(real, h) || within(p, h) {
-			return "is hidden by the sandbox (sandbox.denyRead)"
+			return "is hidden by the sandbox (sandbox.denyRead)", true
 		}
 	}
 	for _, ro := range s.resolved.ReadOnly {
 		if within(real, ro) || within(p, ro) {
-			return "is kept read-only by the sandbox even inside the workspace (git hooks and config, settings)"
+			return "is kept read-only by the sandbox even inside the workspace (git hooks and config, settings)", false
 		}
 	}
 	for _, w := range s.resolved.Write {
 		if within(real, w) || within(p, w) {
-			return ""
+			return "", false
 		}
 	}
 	if strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/sys/") || strings.HasPrefix(p, "/dev/") {
-		return ""
+		return "", false
 	}
 	if s.resolved.Mode == ReadOnly {
-		return "is read-only: the sandbox is in read-only mode"
+		return "is read-only: the sandbox is in read-only mode", false
 	}
-	return "is outside the paths the sandbox lets commands write (the workspace, temp directories, tool caches, sandbox.allowWrite)"
+	return "is outside the paths the sandbox lets commands write (the workspace, temp directories, tool caches, sandbox.allowWrite)", false
 }
 
 // realOrSelf resolves p's symbolic links, or of its nearest existing parent.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -31,10 +32,8 @@ func launch(args []string) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
-	for _, p := range spec.Hide {
-		if err := hide(p); err != nil {
-			return fmt.Errorf("hide %s: %w", p, err)
-		}
+	if err := hideAll(spec.Hide); err != nil {
+		return err
 	}
 	for _, p := range spec.ReadOnly {
 		if err := bindReadOnly(p, p); err != nil {
@@ -131,18 +130,69 @@ func ruleset(write []string) (int, uint32, error) {
 	return fd, flags, nil
 }
 
-// hide mounts an empty read-only directory (a tmpfs) or the null device
-// over p, so its contents cannot be read.
-func hide(p string) error {
-	fi, err := os.Stat(p)
+// hideAll mounts an empty read-only directory (a tmpfs) over each hidden
+// directory and an empty read-only regular file over each hidden file, so
+// nothing of theirs can be read and a write fails as on any read-only path
+// (the null device would swallow writes and report success).
+func hideAll(paths []string) error {
+	var files []string
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			continue // gone since the policy was resolved: nothing to hide
+		case fi.IsDir():
+			if err := unix.Mount("tmpfs", p, "tmpfs",
+				unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0555"); err != nil {
+				return fmt.Errorf("hide %s: %w", p, err)
+			}
+		default:
+			files = append(files, p)
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	empty, unstage, err := stageEmptyFile(paths)
 	if err != nil {
-		return nil // gone since the policy was resolved: nothing to hide
+		return fmt.Errorf("hide: %w", err)
 	}
-	if fi.IsDir() {
-		return unix.Mount("tmpfs", p, "tmpfs",
-			unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0555")
+	defer unstage()
+	for _, p := range files {
+		if err := bindReadOnly(empty, p); err != nil {
+			return fmt.Errorf("hide %s: %w", p, err)
+		}
 	}
-	return bindReadOnly("/dev/null", p)
+	return nil
+}
+
+// stagingDirs are where the launcher may briefly mount a tmpfs of its own
+// (in its mount namespace only) to make the empty file hidden files are
+// covered with: existing directories, none of them in the project.
+var stagingDirs = []string{"/mnt", "/media", "/srv", "/opt", "/run", "/var/tmp", "/tmp", "/dev/shm"}
+
+// stageEmptyFile mounts a tmpfs on a staging directory that holds none of
+// avoid, makes an empty file there and returns it; unstage detaches the
+// tmpfs again, which the files bound from it outlive. Nothing is created
+// on the real file system.
+func stageEmptyFile(avoid []string) (string, func(), error) {
+	for _, d := range stagingDirs {
+		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() ||
+			slices.ContainsFunc(avoid, func(a string) bool { return within(a, d) || within(d, a) }) {
+			continue
+		}
+		if err := unix.Mount("tmpfs", d, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0700"); err != nil {
+			continue
+		}
+		unstage := func() { _ = unix.Unmount(d, unix.MNT_DETACH) }
+		empty := d + "/empty"
+		if err := os.WriteFile(empty, nil, 0o444); err != nil {
+			unstage()
+			return "", nil, err
+		}
+		return empty, unstage, nil
+	}
+	return "", nil, errors.New("no directory to stage the empty file in")
 }
 
 // bindReadOnly bind-mounts src over dst and makes the mount read-only. The

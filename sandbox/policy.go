@@ -49,6 +49,10 @@ type Policy struct {
 	Caches []string
 	// DenyRead are hidden paths added to DefaultDenyRead.
 	DenyRead []string
+	// HideRules are the Read deny rules' paths, expanded to paths to hide
+	// when the sandbox is made and again at every command start, so a file
+	// created since is hidden from the next command.
+	HideRules []HideRule
 	// Network opens the network (sandbox.network).
 	Network bool
 	// AllowedDomains opens the network only for these domains, through
@@ -166,8 +170,12 @@ type Resolved struct {
 	// stay read-only; Hide the paths replaced by an empty file or
 	// directory.
 	Write, ReadOnly, Hide []string
-	Net                   NetworkMode
-	Domains               []string
+	// Roots are the workspace roots, real: never hidden by a rule.
+	Roots []string
+	// HideRules are expanded at each command start (see HideRule).
+	HideRules []HideRule
+	Net       NetworkMode
+	Domains   []string
 	// UnixSockets is true when sandboxed commands may create Unix sockets.
 	UnixSockets bool
 	// Warnings are settings problems that did not stop anything: a path
@@ -203,6 +211,7 @@ func (p Policy) Resolve() (Resolved, error) {
 		}
 		roots = append(roots, real)
 	}
+	r.Roots, r.HideRules = roots, slices.Clone(p.HideRules)
 	for _, t := range tempDirs() {
 		r.Write = appendReal(r.Write, t)
 	}

@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"slices"
+	"sync"
 )
 
 // Backend confines commands with one operating system's mechanism. The
@@ -54,6 +56,12 @@ type Sandbox struct {
 	proxy    *Proxy
 	// unavailable is why the sandbox cannot be had, or nil.
 	unavailable error
+	// hideNotes say which Read deny rules could not be hidden whole.
+	hideNotes []string
+	// mu guards ruleHidden: the paths the rules hid for the latest
+	// command, which Explain names.
+	mu         sync.Mutex
+	ruleHidden []hiddenPath
 }
 
 // New resolves p and checks that this machine can enforce it. A machine
@@ -73,9 +81,11 @@ func New(p Policy, o Options) (*Sandbox, error) {
 	if r.Net == NetDomains {
 		s.proxy = &Proxy{Domains: r.Domains, Dial: o.Dial}
 	}
+	e := expandHideRules(r.HideRules, r.Roots, r.Hide)
+	s.hideNotes = hideNotes(r.HideRules, e)
 	if why := os.Getenv(ForceUnavailableEnv); why != "" {
 		s.unavailable = fmt.Errorf("%s (forced by %s)", why, ForceUnavailableEnv)
-	} else if err := s.backend.Probe(r); err != nil {
+	} else if err := s.backend.Probe(s.withRuleHides(e)); err != nil {
 		s.unavailable = err
 	}
 	return s, nil
@@ -107,12 +117,13 @@ func (s *Sandbox) Unavailable() error {
 	return s.unavailable
 }
 
-// Warnings are the policy's non-fatal settings problems.
+// Warnings are the policy's non-fatal settings problems, and the Read deny
+// rules whose paths could not all be hidden (with what was and was not).
 func (s *Sandbox) Warnings() []string {
 	if s == nil {
 		return nil
 	}
-	return s.resolved.Warnings
+	return append(slices.Clone(s.resolved.Warnings), s.hideNotes...)
 }
 
 // Resolved is the policy as enforced.
@@ -178,5 +189,31 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) (release func(), err error) {
 		}
 		return func() {}, nil
 	}
-	return s.backend.Prepare(cmd, s.resolved, s.proxy)
+	return s.backend.Prepare(cmd, s.withRuleHides(s.expandRules()), s.proxy)
+}
+
+// expandRules expands the Read deny rules for the command about to start
+// and remembers what they hid, for Explain.
+func (s *Sandbox) expandRules() expansion {
+	if len(s.resolved.HideRules) == 0 {
+		return expansion{}
+	}
+	e := expandHideRules(s.resolved.HideRules, s.resolved.Roots, s.resolved.Hide)
+	s.mu.Lock()
+	s.ruleHidden = e.hidden
+	s.mu.Unlock()
+	return e
+}
+
+// withRuleHides is the resolved policy with the paths e hides added.
+func (s *Sandbox) withRuleHides(e expansion) Resolved {
+	r := s.resolved
+	if len(e.hidden) == 0 {
+		return r
+	}
+	r.Hide = slices.Clone(r.Hide)
+	for _, h := range e.hidden {
+		r.Hide = append(r.Hide, h.path)
+	}
+	return r
 }

@@ -30,6 +30,7 @@ func newSessionSandbox(dir string, s *settings.Settings, policy *permission.Poli
 		Roots:               append([]string{dir}, s.AdditionalDirectories...),
 		AllowWrite:          cfg.AllowWrite,
 		DenyRead:            cfg.DenyRead,
+		HideRules:           hideRules(policy),
 		Network:             cfg.Network,
 		AllowedDomains:      cfg.AllowedDomains,
 		Required:            cfg.Required,
@@ -37,6 +38,17 @@ func newSessionSandbox(dir string, s *settings.Settings, policy *permission.Poli
 	}, sandbox.Options{
 		Dial: web.CheckedDial(nil, func(host string) bool { return namesHost(policy, host) }),
 	})
+}
+
+// hideRules are the Read deny rules as paths for the sandbox to hide, so
+// a file the Read tool may not open is not there for the agent's commands
+// either (issue 16).
+func hideRules(policy *permission.Policy) []sandbox.HideRule {
+	var out []sandbox.HideRule
+	for _, d := range policy.DeniedReads() {
+		out = append(out, sandbox.HideRule{Rule: d.Rule, Patterns: d.Patterns, Name: d.Name})
+	}
+	return out
 }
 
 // sandboxNotes are what the person should know of the sandbox at start: why
