@@ -29,3 +29,30 @@ func BenchmarkEvaluate50Rules(b *testing.B) {
 		p.Evaluate(req)
 	}
 }
+
+// BenchmarkEvaluate50RulesReadDeny is BenchmarkEvaluate50Rules with a Read
+// deny rule, so every file the command line names is checked against it
+// (issue 16) on each call: those checks look at the file system now, so
+// they are not cached.
+func BenchmarkEvaluate50RulesReadDeny(b *testing.B) {
+	var r rules
+	for i := 0; i < 15; i++ {
+		r.allow = append(r.allow, fmt.Sprintf("Bash(tool%d sub:*)", i))
+		r.allow = append(r.allow, fmt.Sprintf("Edit(./dir%d/**)", i))
+	}
+	for i := 0; i < 8; i++ {
+		r.deny = append(r.deny, fmt.Sprintf("Bash(danger%d:*)", i))
+		r.ask = append(r.ask, fmt.Sprintf("WebFetch(domain:*.site%d.test)", i))
+	}
+	r.allow = append(r.allow, "Bash(git status:*)", "Bash(go test:*)", "mcp__x__*")
+	r.deny = append(r.deny, "Read(./.env)")
+	p := newPolicy(b, []string{b.TempDir()}, r)
+	req := bash("git status -s && go test ./...")
+	if d := p.Evaluate(req); d.Behavior != Allow {
+		b.Fatalf("benchmark request not allowed: %+v", d)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Evaluate(req)
+	}
+}

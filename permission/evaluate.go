@@ -2,6 +2,7 @@ package permission
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -136,10 +137,15 @@ func (p *Policy) prepare(e *evaluation, req Request) {
 		e.paths = append(e.paths, resolveForms(s, base(), p.home))
 	}
 	if len(e.cmds) > 0 && p.hidesReadsLocked() {
+		known := append([]string{base()}, p.roots...)
 		for _, a := range e.cmds {
 			for _, r := range a.reads {
 				for _, f := range expandWrite(r, base()) {
-					e.reads = append(e.reads, resolveForms(f, base(), p.home))
+					abs := filepath.Clean(absPath(f, base(), p.home))
+					if seenRead(e.reads, abs) {
+						continue
+					}
+					e.reads = append(e.reads, pathForms{given: f, lit: abs, real: resolveUnder(abs, known)})
 				}
 			}
 		}
@@ -562,4 +568,14 @@ func (p *Policy) suggestUncovered(e *evaluation) []string {
 		out = append(out, e.req.Tool)
 	}
 	return dedupe(out)
+}
+
+// seenRead reports whether reads already holds the file lit.
+func seenRead(reads []pathForms, lit string) bool {
+	for _, f := range reads {
+		if f.lit == lit {
+			return true
+		}
+	}
+	return false
 }

@@ -1,5 +1,7 @@
 package permission
 
+import "path/filepath"
+
 // Readable says whether the agent may see the file or directory at path
 // (its contents or merely its name) without a person's say-so: Allow, or
 // Deny or Ask with the Read rule that decides (deny rules first). Rules
@@ -18,7 +20,9 @@ func (p *Policy) Readable(path string) (Behavior, string) {
 	if !p.hidesReadsLocked() {
 		return Allow, ""
 	}
-	b, r := p.readRule(resolveForms(path, p.root0(), p.home))
+	abs := absPath(path, p.root0(), p.home)
+	f := pathForms{given: path, lit: filepath.Clean(abs), real: resolveUnder(abs, p.roots)}
+	b, r := p.readRule(f)
 	if r == nil {
 		return Allow, ""
 	}

@@ -37,10 +37,16 @@ func (w *walker) argReads(vals []string, globs []*syntax.Word, d dirs) {
 		if i < len(globs) {
 			glob = globs[i]
 		}
-		w.readTarget(v, d, glob)
 		if j := strings.IndexByte(v, '='); j > 0 && glob == nil {
 			w.readTarget(v[j+1:], d, nil) // --file=.env, if=.env
 		}
+		switch {
+		case i == 0 && !strings.Contains(v, "/"):
+			continue // a program found through PATH, not a file here
+		case len(v) > 1 && v[0] == '-' && glob == nil:
+			continue // an option (its value, if attached with =, is above)
+		}
+		w.readTarget(v, d, glob)
 	}
 }
 

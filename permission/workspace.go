@@ -16,9 +16,27 @@ const maxSymlinks = 40
 // not fail on a path that does not exist yet: missing components are kept
 // as written, so a new file under a symlinked directory, or a dangling link,
 // resolves to where a write would really land.
-func resolvePath(p string) string {
-	todo := p
-	real := "/"
+func resolvePath(p string) string { return resolveFrom("/", p) }
+
+// resolveUnder is resolvePath for a path that may lie under one of dirs,
+// themselves already resolved: the components of such a directory are not
+// looked at again, so a name in the workspace costs one lstat, not one per
+// component from /.
+func resolveUnder(p string, dirs []string) string {
+	best := ""
+	for _, d := range dirs {
+		if len(d) > len(best) && within(p, d) {
+			best = d
+		}
+	}
+	if best == "" || best == "/" {
+		return resolvePath(p)
+	}
+	return resolveFrom(best, strings.TrimPrefix(p[len(best):], "/"))
+}
+
+// resolveFrom resolves todo, relative to the resolved directory real.
+func resolveFrom(real, todo string) string {
 	links := 0
 	missing := false // a component did not exist; later ones cannot either
 	for todo != "" {

@@ -201,14 +201,25 @@ func runGrep(ctx context.Context, input json.RawMessage, tc *tools.Context, rg s
 	}
 	text, pg := render(q, files, partial)
 	pg.Engine, pg.Fallback = engine, fallback
-	if notice := q.vis.Notice(); notice != "" {
-		text += "\n\n" + notice
+	switch {
+	case q.vis.On() && (q.glob != "" || q.typ != ""):
+		// How many files a filter left out would tell which hidden names
+		// it matches (`glob: ".e*"`, then `".en*"`...): with a filter the
+		// notice gives no number, and is there whether or not any file
+		// was hidden.
+		text += "\n\n" + filteredNotice
+	case q.vis.Notice() != "":
+		text += "\n\n" + q.vis.Notice()
 		pg.Hidden = q.vis.Hidden()
 	}
 	meta, _ := json.Marshal(pg)
 	text, spill := tools.CaptureText(tc, text)
 	return tools.Result{Text: text, Captured: true, Spill: spill, Meta: meta}, nil
 }
+
+// filteredNotice ends a search with a glob or type filter while Read rules
+// may hide files.
+const filteredNotice = "[Read rules may hide files from this search. With a glob or type filter no count is given, since it would tell which hidden names the filter matches. Read refuses or asks for each such file.]"
 
 // prepare resolves the input into a query and compiles the pattern. Its
 // errors are meant for the model.

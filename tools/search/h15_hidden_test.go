@@ -64,9 +64,12 @@ func TestH15_GrepHonoursReadDeny(t *testing.T) {
 		{`{"pattern":"needle"}`, 3},
 		{`{"pattern":"needle","output_mode":"content"}`, 3},
 		{`{"pattern":"needle","output_mode":"count"}`, 3},
-		// A glob that names hidden files lists .env too: it is left out.
-		{`{"pattern":"needle","glob":"*.env"}`, 2},
-		{`{"pattern":"needle","glob":".*","output_mode":"content"}`, 1},
+		// With a glob or type filter no number is given (-1): it would
+		// tell which hidden names the filter matches.
+		{`{"pattern":"needle","glob":"*.env"}`, -1},
+		{`{"pattern":"needle","glob":".*","output_mode":"content"}`, -1},
+		{`{"pattern":"needle","glob":"*.nothing"}`, -1},
+		{`{"pattern":"needle","type":"go"}`, -1},
 		// The count does not depend on what hidden files contain.
 		{`{"pattern":"hunter2"}`, 3},
 		{`{"pattern":"no such text anywhere"}`, 3},
@@ -80,6 +83,18 @@ func TestH15_GrepHonoursReadDeny(t *testing.T) {
 				if strings.Contains(strings.SplitN(res.Text, "\n\n[", 2)[0], leak) {
 					t.Errorf("%s %s shows %q:\n%s", name, c.input, leak, res.Text)
 				}
+			}
+			if c.hidden < 0 {
+				if !strings.HasSuffix(res.Text, filteredNotice) || strings.Contains(res.Text, "left out") {
+					t.Errorf("%s %s: want the notice without a count:\n%s", name, c.input, res.Text)
+				}
+				if res.Meta != nil {
+					var pg page
+					if err := json.Unmarshal(res.Meta, &pg); err != nil || pg.Hidden != 0 {
+						t.Errorf("%s %s: Meta %s, want no hidden count", name, c.input, res.Meta)
+					}
+				}
+				continue
 			}
 			want := fmt.Sprintf("%d files were left out", c.hidden)
 			if c.hidden == 1 {
@@ -142,6 +157,29 @@ func TestH15_GrepAfterAnApprovedAskShowsWhatWasApproved(t *testing.T) {
 		res := call(t, tool, tc, `{"pattern":"needle","path":"secrets","output_mode":"content"}`)
 		if !strings.Contains(res.Text, "hunter2") || strings.Contains(res.Text, "password") || !strings.Contains(res.Text, "1 file was left out") {
 			t.Errorf("%s:\n%s", name, res.Text)
+		}
+	}
+}
+
+// A glob or type filter cannot be used to learn hidden names: filters that
+// match a hidden name, a prefix of one, or nothing get the same answer.
+func TestH15_GrepFilterCannotSpellHiddenNames(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.EvalSymlinks(writeTree(t, hiddenTree))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := policyContext(t, root, []string{"Read(./secrets/**)", "Read(./.env)"}, nil)
+	for name, tool := range engines(t) {
+		var first string
+		for _, glob := range []string{".env", ".e*", ".x*", "**/secrets/**", "secrets/k*", "z*"} {
+			res := call(t, tool, tc, `{"pattern":"needle","glob":"`+glob+`"}`)
+			if first == "" {
+				first = res.Text
+			}
+			if res.Text != first {
+				t.Errorf("%s glob %s: %q, want %q as for every such glob", name, glob, res.Text, first)
+			}
 		}
 	}
 }
