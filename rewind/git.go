@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -19,7 +20,10 @@ import (
 type git struct {
 	gitDir   string
 	workTree string
-	env      []string
+	// objects is where new objects go: the gitDir's own, or the project's
+	// shared object directory.
+	objects string
+	env     []string
 }
 
 // shadowConfig is the shadow repository's whole configuration. System and
@@ -43,7 +47,10 @@ var shadowConfig = []string{
 	"safe.directory=*",
 }
 
-func newGit(gitDir, workTree string) *git {
+// newGit runs git on the shadow repository in gitDir. A non-empty
+// objects is the object directory to write to, with gitDir's own objects
+// (those of a store made before objects were shared) still read.
+func newGit(gitDir, workTree, objects string) *git {
 	env := []string{}
 	for _, kv := range os.Environ() {
 		// A GIT_DIR or GIT_INDEX_FILE inherited from a hook's environment
@@ -64,7 +71,16 @@ func newGit(gitDir, workTree string) *git {
 		"GIT_COMMITTER_NAME=workbench", "GIT_COMMITTER_EMAIL=workbench@localhost",
 		"LC_ALL=C",
 	)
-	return &git{gitDir: gitDir, workTree: workTree, env: env}
+	own := filepath.Join(gitDir, "objects")
+	if objects == "" {
+		objects = own
+	} else {
+		env = append(env, "GIT_OBJECT_DIRECTORY="+objects)
+		if st, err := os.Stat(own); err == nil && st.IsDir() {
+			env = append(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+own)
+		}
+	}
+	return &git{gitDir: gitDir, workTree: workTree, objects: objects, env: env}
 }
 
 func (g *git) command(ctx context.Context, args ...string) *exec.Cmd {

@@ -35,6 +35,12 @@ type Options struct {
 	// Ignore are extra patterns in .gitignore syntax (the rewind.ignore
 	// setting) for files no checkpoint records and no restore touches.
 	Ignore []string
+	// Shared, when set, is the project's directory shared by its sessions'
+	// stores: the objects every checkpoint writes, and the index the last
+	// session left, from which a new session's first checkpoint starts, so
+	// it hashes only what changed since instead of the whole tree. Empty
+	// keeps everything in Dir.
+	Shared string
 	// Now is the clock checkpoints are stamped with; nil is time.Now. Tests
 	// pass their own so the times a list shows stay the same.
 	Now func() time.Time
@@ -48,6 +54,12 @@ type Store struct {
 	ignore   []string
 	git      *git
 	now      func() time.Time
+
+	// seed is the shared index this store starts from and leaves its
+	// index in ("" without Options.Shared); seeded says the session's
+	// index is up to date there.
+	seed   string
+	seeded bool
 
 	// lock is held while the store is open: two processes writing one
 	// session's checkpoints would number them twice.
@@ -85,10 +97,24 @@ func Open(o Options) (*Store, error) {
 	if s.lock, err = lockDir(o.Dir); err != nil {
 		return nil, err
 	}
-	s.git = newGit(filepath.Join(o.Dir, "git"), wt)
+	objects := ""
+	if o.Shared != "" {
+		objects = filepath.Join(o.Shared, "objects")
+		if err := os.MkdirAll(objects, 0o700); err != nil {
+			s.lock.Close()
+			return nil, fmt.Errorf("rewind: %w", err)
+		}
+	}
+	s.git = newGit(filepath.Join(o.Dir, "git"), wt, objects)
 	if err := s.initRepo(); err != nil {
 		s.lock.Close()
 		return nil, err
+	}
+	if o.Shared != "" {
+		if err := s.startFromSeed(o.Shared); err != nil {
+			s.lock.Close()
+			return nil, err
+		}
 	}
 	if s.log, err = openLog(filepath.Join(o.Dir, "checkpoints.jsonl")); err != nil {
 		s.lock.Close()
@@ -115,10 +141,12 @@ func (s *Store) initRepo() error {
 	return os.WriteFile(filepath.Join(gd, "info", "attributes"), []byte(attributes), 0o600)
 }
 
-// Close releases the checkpoint log.
+// Close leaves the index for the project's next session and releases the
+// checkpoint log.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.saveSeed()
 	err := s.log.close()
 	if s.lock != nil {
 		s.lock.Close() // closing the descriptor releases the lock
@@ -134,6 +162,19 @@ func (s *Store) WorkTree() string { return s.workTree }
 // places, the rewind.ignore patterns and the project's own .git/info/exclude
 // (its .gitignore files git reads from the work tree itself).
 func (s *Store) syncExcludes() error {
+	b := s.excludes()
+	if bytes.Equal(b, s.exclude) {
+		return nil
+	}
+	if err := os.WriteFile(filepath.Join(s.git.gitDir, "info", "exclude"), b, 0o600); err != nil {
+		return fmt.Errorf("rewind: %w", err)
+	}
+	s.exclude = b
+	return nil
+}
+
+// excludes is the content of the shadow repository's info/exclude.
+func (s *Store) excludes() []byte {
 	var b bytes.Buffer
 	b.WriteString("# written by workbench: never recorded, never restored\n")
 	for _, p := range protectedPatterns {
@@ -147,14 +188,7 @@ func (s *Store) syncExcludes() error {
 		b.Write(own)
 		b.WriteString("\n")
 	}
-	if bytes.Equal(b.Bytes(), s.exclude) {
-		return nil
-	}
-	if err := os.WriteFile(filepath.Join(s.git.gitDir, "info", "exclude"), b.Bytes(), 0o600); err != nil {
-		return fmt.Errorf("rewind: %w", err)
-	}
-	s.exclude = b.Bytes()
-	return nil
+	return b.Bytes()
 }
 
 // snapshot records the work tree in the index and returns its tree id.
@@ -170,6 +204,12 @@ func (s *Store) snapshot(ctx context.Context) (tree, warning string, err error) 
 	tree, err = s.git.line(ctx, nil, "write-tree")
 	if err != nil {
 		return "", "", fmt.Errorf("rewind: recording the work tree: %w", err)
+	}
+	if !s.seeded {
+		// The first snapshot hashed what changed since the seed (or the
+		// whole tree): keep that work for the next session now, not only
+		// at Close, which a crash skips.
+		s.saveSeed()
 	}
 	return tree, warning, nil
 }
@@ -223,11 +263,11 @@ func (s *Store) record(ctx context.Context, m Meta, tree, warning string) (Check
 		c.Commit = last.Commit
 	} else {
 		var err error
-		args := []string{"commit-tree", tree, "-m", string(c.Kind) + " " + c.Label}
+		parent := ""
 		if hasLast {
-			args = append(args, "-p", last.Commit)
+			parent = last.Commit
 		}
-		if c.Commit, err = s.git.line(ctx, nil, args...); err != nil {
+		if c.Commit, err = s.git.writeCommit(tree, parent, string(c.Kind)+" "+c.Label, c.Time); err != nil {
 			return Checkpoint{}, fmt.Errorf("rewind: %w", err)
 		}
 		// The ref keeps every checkpoint reachable, so no git gc can

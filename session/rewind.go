@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -19,7 +21,16 @@ func RewindDir(d agent.SessionDir) string { return filepath.Join(d.Path, "rewind
 // OpenRewind opens the checkpoints of a session directory for a project,
 // for the session itself and for `workbench rewind`.
 func OpenRewind(c *Config, d agent.SessionDir) (*rewind.Store, error) {
-	return rewind.Open(rewind.Options{Dir: RewindDir(d), WorkTree: c.ProjectDir, Ignore: c.Settings.RewindIgnore})
+	return rewind.Open(rewind.Options{Dir: RewindDir(d), WorkTree: c.ProjectDir, Ignore: c.Settings.RewindIgnore, Shared: ProjectRewindDir(c.ProjectDir)})
+}
+
+// ProjectRewindDir is what a project's sessions share for their
+// checkpoints: the objects, and the index the last session left, so the
+// next one's first checkpoint hashes only what changed (named by a hash of
+// the project's path, under the state root).
+func ProjectRewindDir(project string) string {
+	sum := sha256.Sum256([]byte(project))
+	return filepath.Join(agent.StateRoot(), "rewind", hex.EncodeToString(sum[:8]))
 }
 
 // changesFiles says which calls take a checkpoint first: the file tools,
