@@ -82,16 +82,18 @@ func (r CompactResult) String() string {
 // rebuild the compacted history on resume (the stubs, then Head followed
 // by the Kept latest messages), with what it replaced and the sizes.
 type compactRecord struct {
-	Trigger      string             `json:"trigger"`
-	Instructions string             `json:"instructions,omitempty"`
-	Summary      string             `json:"summary,omitempty"`
-	Replaced     int                `json:"replaced"`
-	Kept         int                `json:"kept"`
-	Head         []provider.Message `json:"head,omitempty"`
-	Stubs        []stubRecord       `json:"stubs,omitempty"`
-	TokensBefore int                `json:"tokens_before"`
-	TokensAfter  int                `json:"tokens_after"`
-	Estimated    bool               `json:"tokens_after_estimated"`
+	Trigger      string `json:"trigger"`
+	Instructions string `json:"instructions,omitempty"`
+	// HookInstructions is what PreCompact hooks asked the summary to keep.
+	HookInstructions string             `json:"hook_instructions,omitempty"`
+	Summary          string             `json:"summary,omitempty"`
+	Replaced         int                `json:"replaced"`
+	Kept             int                `json:"kept"`
+	Head             []provider.Message `json:"head,omitempty"`
+	Stubs            []stubRecord       `json:"stubs,omitempty"`
+	TokensBefore     int                `json:"tokens_before"`
+	TokensAfter      int                `json:"tokens_after"`
+	Estimated        bool               `json:"tokens_after_estimated"`
 }
 
 // ErrNothingToCompact is returned when the history has nothing older than
@@ -183,11 +185,14 @@ func (s *Session) compact(ctx context.Context, trigger, instructions string) (Co
 	if res.TokensBefore == 0 {
 		res.TokensBefore = fixed + estimateMessages(h)
 	}
-	s.preCompact(ctx, trigger, instructions)
+	fromHooks, err := s.preCompact(ctx, trigger, instructions)
+	if err != nil {
+		return res, err
+	}
 	stubbed, stubs := s.stubOldResults(h)
 	res.Stubbed = len(stubs)
 	freed := estimateMessages(h) - estimateMessages(stubbed)
-	rec := compactRecord{Trigger: trigger, Instructions: instructions, Stubs: stubs, TokensBefore: res.TokensBefore, Estimated: true}
+	rec := compactRecord{Trigger: trigger, Instructions: instructions, HookInstructions: fromHooks, Stubs: stubs, TokensBefore: res.TokensBefore, Estimated: true}
 
 	cut := cutPoint(stubbed)
 	enough := trigger == TriggerAuto && len(stubs) > 0 &&
@@ -201,7 +206,7 @@ func (s *Session) compact(ctx context.Context, trigger, instructions string) (Co
 	if cut <= 0 {
 		return res, ErrNothingToCompact
 	}
-	summary, err := s.summarise(ctx, stubbed[:cut], instructions)
+	summary, err := s.summarise(ctx, stubbed[:cut], instructions, fromHooks)
 	if err != nil {
 		return res, fmt.Errorf("the compaction request failed, so the conversation is unchanged: %w", err)
 	}
@@ -229,25 +234,59 @@ func (s *Session) install(next []provider.Message, rec compactRecord) {
 	}
 }
 
-// preCompact fires the PreCompact hooks of the person's session.
-func (s *Session) preCompact(ctx context.Context, trigger, instructions string) {
+// ErrCompactBlocked is returned when a PreCompact hook stopped the
+// compaction: the history stays as it was.
+var ErrCompactBlocked = errors.New("a PreCompact hook blocked the compaction")
+
+// preCompact fires the PreCompact hooks of the person's session and
+// returns what they ask the summary to keep: their additionalContext (or
+// customInstructions) in hookSpecificOutput, one hook per line. A hook
+// that exits 2, answers "decision": "block" or "continue": false stops
+// the compaction, as Claude Code's hooks reference documents; its reason
+// is in the error. A hook that fails otherwise is told and the compaction
+// goes on: a broken hook must not leave a full context with no way out.
+func (s *Session) preCompact(ctx context.Context, trigger, instructions string) (string, error) {
 	h := s.hooks()
 	if h == nil || s.cfg.Depth > 0 || !h.Has(hooks.PreCompact) {
-		return
+		return "", nil
 	}
 	in := s.hookInput(hooks.PreCompact)
 	in.Trigger, in.CustomInstructions = trigger, instructions
-	h.Run(ctx, in)
+	var asks []string
+	for _, o := range h.Run(ctx, in) {
+		if o.SystemMessage != "" {
+			s.cfg.Publish(Event{Kind: EventNotice, Text: "PreCompact hook: " + o.SystemMessage})
+		}
+		switch {
+		case o.Block || o.Prevent:
+			why := o.Reason
+			if o.Prevent && o.StopReason != "" {
+				why = o.StopReason
+			}
+			if strings.TrimSpace(why) == "" {
+				why = "it gave no reason"
+			}
+			return "", fmt.Errorf("%w (%s): %s", ErrCompactBlocked, o.Hook, strings.TrimSpace(why))
+		case o.Err != nil:
+			s.cfg.Publish(Event{Kind: EventNotice, Text: fmt.Sprintf("A PreCompact hook failed (%s): %v; the compaction goes on without it.", o.Hook, o.Err)})
+		case strings.TrimSpace(o.AdditionalContext) != "":
+			asks = append(asks, strings.TrimSpace(o.AdditionalContext))
+		}
+	}
+	return strings.Join(asks, "\n"), nil
 }
 
 // summarise asks the model for a summary of older messages with the
 // compaction prompt. The tool list is the session's (a provider may refuse
 // tool calls in a history that declares no tools); a tool call in the
 // answer is ignored.
-func (s *Session) summarise(ctx context.Context, older []provider.Message, instructions string) (string, error) {
+func (s *Session) summarise(ctx context.Context, older []provider.Message, instructions, fromHooks string) (string, error) {
 	ask := compactPrompt
 	if strings.TrimSpace(instructions) != "" {
 		ask += "\nThe person gave these instructions for the summary; follow them:\n" + strings.TrimSpace(instructions) + "\n"
+	}
+	if fromHooks != "" {
+		ask += "\nThe project's PreCompact hooks ask the summary to keep this; follow it:\n" + fromHooks + "\n"
 	}
 	msgs := append([]provider.Message(nil), older...)
 	if last := len(msgs) - 1; msgs[last].Role == provider.RoleUser {

@@ -27,6 +27,9 @@ type wireSpecific struct {
 	PermissionDecisionReason string          `json:"permissionDecisionReason"`
 	UpdatedInput             json.RawMessage `json:"updatedInput"`
 	AdditionalContext        string          `json:"additionalContext"`
+	// CustomInstructions is a PreCompact hook's instructions for the
+	// summary (the Agent SDK's name); it reads as AdditionalContext.
+	CustomInstructions string `json:"customInstructions"`
 	// Decision is PermissionRequest's answer.
 	Decision *wirePermission `json:"decision"`
 }
@@ -152,6 +155,9 @@ func (w wireOutput) outcome(ev Event) (Outcome, error) {
 		}
 	}
 	o.AdditionalContext = s.AdditionalContext
+	if ev == PreCompact && s.CustomInstructions != "" {
+		o.AdditionalContext = strings.TrimSpace(o.AdditionalContext + "\n" + s.CustomInstructions)
+	}
 	return o, nil
 }
 
