@@ -8,12 +8,11 @@ import (
 	"path/filepath"
 	"syscall"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/session"
 	"github.com/seed92b641c3/workbench/ui"
+	"github.com/seed92b641c3/workbench/ui/framegate"
 )
 
 // runTUI is `workbench` without -p: the interactive workbench. /resume ID
@@ -69,8 +68,8 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 	if s.Tasks != nil {
 		bridge.WatchTasks(s.Tasks)
 	}
-	prog := tea.NewProgram(app, tea.WithContext(ctx), tea.WithOutput(stdout))
-	final, runErr := prog.Run()
+	// The gate lets the renderer sleep while nothing changes on screen.
+	final, runErr := framegate.Run(ctx, app, stdout)
 	bridge.Close()
 	if m, ok := final.(*ui.Model); ok && runErr == nil {
 		next = m.SwitchTo()
