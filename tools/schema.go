@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -19,11 +20,18 @@ import (
 // validator (draft 2020-12), so enum, bounds, patterns, nested objects and
 // additionalProperties are all enforced (H1).
 type Schema struct {
+	name     string
 	doc      map[string]any
 	raw      json.RawMessage
-	compiled *jsonschema.Schema
 	defaults map[string]any    // top-level property defaults
 	names    map[string]string // every property name, for decodeValue
+
+	// The validator is compiled on first use when the schema was parsed
+	// by Build (see parseSchema): compiling every built-in tool's schema
+	// at start was a tenth of the time to the first frame.
+	compileOnce sync.Once
+	compiled    *jsonschema.Schema
+	compileErr  error
 }
 
 var printer = message.NewPrinter(language.English)
@@ -31,6 +39,19 @@ var printer = message.NewPrinter(language.English)
 // CompileSchema parses and compiles a schema document. An empty document is
 // the schema of a tool without input: an object with no properties.
 func CompileSchema(name, doc string) (*Schema, error) {
+	s, err := parseSchema(name, doc)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Compile(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// parseSchema reads a schema document without compiling its validator,
+// which Compile (or the first Prepare) does.
+func parseSchema(name, doc string) (*Schema, error) {
 	if strings.TrimSpace(doc) == "" {
 		doc = `{"type":"object","properties":{},"additionalProperties":false}`
 	}
@@ -45,16 +66,7 @@ func CompileSchema(name, doc string) (*Schema, error) {
 	if _, ok := m["$schema"]; !ok {
 		m["$schema"] = "https://json-schema.org/draft/2020-12/schema"
 	}
-	c := jsonschema.NewCompiler()
-	url := "workbench:///tools/" + name + ".json"
-	if err := c.AddResource(url, m); err != nil {
-		return nil, err
-	}
-	compiled, err := c.Compile(url)
-	if err != nil {
-		return nil, err
-	}
-	s := &Schema{doc: m, compiled: compiled, names: propertyNames(m, nil)}
+	s := &Schema{name: name, doc: m, names: propertyNames(m, nil)}
 	if s.raw, err = json.Marshal(m); err != nil {
 		return nil, err
 	}
@@ -71,6 +83,22 @@ func CompileSchema(name, doc string) (*Schema, error) {
 		}
 	}
 	return s, nil
+}
+
+// Compile compiles the validator, once; every later call returns the
+// first call's answer. Prepare calls it, so an input is never let through
+// unchecked: a schema that does not compile refuses every input.
+func (s *Schema) Compile() error {
+	s.compileOnce.Do(func() {
+		c := jsonschema.NewCompiler()
+		url := "workbench:///tools/" + s.name + ".json"
+		if err := c.AddResource(url, s.doc); err != nil {
+			s.compileErr = err
+			return
+		}
+		s.compiled, s.compileErr = c.Compile(url)
+	})
+	return s.compileErr
 }
 
 // propertyNames collects the names under every "properties" keyword of a
@@ -127,6 +155,9 @@ func (s *Schema) Prepare(input json.RawMessage) (json.RawMessage, error) {
 				return nil, err
 			}
 		}
+	}
+	if err := s.Compile(); err != nil {
+		return nil, fmt.Errorf("the tool's input schema does not compile: %w", err)
 	}
 	if err := s.compiled.Validate(inst); err != nil {
 		var ve *jsonschema.ValidationError

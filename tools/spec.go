@@ -15,8 +15,11 @@ type Spec struct {
 	Name        string
 	Description string
 	Prompt      string
-	// Schema is the input schema as a JSON document; Build compiles it and
-	// panics on an invalid schema, which is a programming error.
+	// Schema is the input schema as a JSON document; Build parses it and
+	// panics when it is not a JSON object, which is a programming error.
+	// Its validator is compiled at the tool's first call (a schema that
+	// does not compile then refuses every call); TestEveryToolSchemaCompiles
+	// in session compiles them all.
 	Schema string
 	// ReadOnly defaults to false: the tool counts as mutating.
 	ReadOnly func(input json.RawMessage) bool
@@ -43,7 +46,7 @@ func Build(s Spec) Tool {
 	if s.Name == "" || s.Run == nil {
 		panic("tools.Build: a tool needs a name and a Run function")
 	}
-	schema, err := CompileSchema(s.Name, s.Schema)
+	schema, err := parseSchema(s.Name, s.Schema)
 	if err != nil {
 		panic(fmt.Sprintf("tools.Build(%s): %v", s.Name, err))
 	}
