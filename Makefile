@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/workbench
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin/staticcheck)
 
-.PHONY: build run test bench lint fuzz clean
+.PHONY: build run test bench bench-start lint fuzz clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -19,6 +19,12 @@ test:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x ./... 2>&1 | tee bench.out
+
+# `make bench-start` measures how the real binary starts: the first full
+# frame, idle memory and idle CPU (scripts/bench-start.sh; CRUSH=path adds
+# Crush in the same run). Not part of `make test`.
+bench-start: build
+	BIN=$(BIN) ./scripts/bench-start.sh
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l .; echo 'gofmt: the files above need formatting'; exit 1)

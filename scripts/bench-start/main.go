@@ -1,0 +1,185 @@
+// Command bench-start measures how a terminal program starts: the time from
+// exec to its first full frame (the screen shows the ready text), the CPU it
+// used to get there, and its resident memory and CPU use once it sits idle.
+// It runs the program on a real pseudo-terminal whose output is drawn by a
+// terminal emulator, so "first full frame" means what a person would see.
+// With -vs it measures a second program in the same run, alternating the
+// two, and prints the ratio of each pair: on a shared machine only ratios
+// taken together mean much.
+//
+//	go run ./scripts/bench-start -n 5 -ready '0 tokens' -- bin/workbench
+//	go run ./scripts/bench-start -ready '0 tokens' -vs-ready 'Crush' -vs 'crush' -- bin/workbench
+//
+// It is not a test and asserts nothing; `make bench-start` runs it.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Defaults of one measurement.
+const (
+	// defaultSettle is how long a program sits after its first frame before
+	// its memory is read: long enough for the start-up work to end.
+	defaultSettle = 3 * time.Second
+	// defaultIdle is the window idle CPU is measured over.
+	defaultIdle = 10 * time.Second
+	// readyBound gives up on a program that never shows its ready text.
+	readyBound = 60 * time.Second
+)
+
+func main() {
+	n := flag.Int("n", 5, "runs of each program")
+	cols := flag.Int("cols", 120, "terminal columns")
+	rows := flag.Int("rows", 40, "terminal rows")
+	ready := flag.String("ready", "", "text on the screen that marks the first full frame (required)")
+	vs := flag.String("vs", "", "a second program to measure in the same run, as one string split at spaces")
+	vsReady := flag.String("vs-ready", "", "the ready text of the -vs program")
+	settle := flag.Duration("settle", defaultSettle, "wait after the first frame before reading memory")
+	idle := flag.Duration("idle", defaultIdle, "window to measure idle CPU over (0: skip)")
+	dir := flag.String("dir", "", "working directory of the programs (default: a new temporary one)")
+	flag.Usage = func() {
+		fmt.Fprintf(os.Stderr, "usage: bench-start [flags] -ready TEXT -- PROGRAM [ARG...]\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if *ready == "" || flag.NArg() == 0 || (*vs != "" && *vsReady == "") {
+		flag.Usage()
+		os.Exit(2)
+	}
+	work := *dir
+	if work == "" {
+		d, err := os.MkdirTemp("", "bench-start-*")
+		if err != nil {
+			fail(err)
+		}
+		defer os.RemoveAll(d)
+		if err := exec.Command("git", "init", "-q", d).Run(); err != nil {
+			fail(fmt.Errorf("git init %s: %w", d, err))
+		}
+		work = d
+	}
+	progs := []program{{argv: flag.Args(), ready: *ready}}
+	if *vs != "" {
+		progs = append(progs, program{argv: strings.Fields(*vs), ready: *vsReady})
+	}
+	m := measurer{cols: *cols, rows: *rows, settle: *settle, idle: *idle, dir: work}
+	fmt.Printf("load %s; %d runs each, %dx%d, settle %v, idle window %v\n", loadavg(), *n, *cols, *rows, *settle, *idle)
+	results := make([][]sample, len(progs))
+	for round := 0; round < *n; round++ {
+		for i, p := range progs {
+			s, err := m.run(p)
+			if err != nil {
+				fail(fmt.Errorf("%s: %w", p.name(), err))
+			}
+			results[i] = append(results[i], s)
+			fmt.Printf("  %-28s run %d: %s\n", p.name(), round+1, s)
+		}
+	}
+	fmt.Printf("load %s at the end\n", loadavg())
+	for i, p := range progs {
+		fmt.Printf("%s (median of %d):\n  %s\n", p.name(), len(results[i]), median(results[i]))
+	}
+	if len(progs) == 2 {
+		printRatios(results[0], results[1])
+	}
+}
+
+// program is one program to measure.
+type program struct {
+	argv  []string
+	ready string
+}
+
+func (p program) name() string {
+	b := p.argv[0]
+	if i := strings.LastIndexByte(b, '/'); i >= 0 {
+		b = b[i+1:]
+	}
+	return b
+}
+
+// sample is one run's figures.
+type sample struct {
+	frame    time.Duration // exec to the first full frame, wall
+	frameCPU time.Duration // CPU used by then
+	rss      int64         // kB, after settling
+	anon     int64         // kB of it anonymous
+	file     int64         // kB of it file-backed (the binary, libraries)
+	idleCPU  time.Duration // CPU used over the idle window
+	idleWin  time.Duration
+}
+
+func (s sample) String() string {
+	idle := "-"
+	if s.idleWin > 0 {
+		idle = fmt.Sprintf("%.2f%% of a core (%v in %v)", 100*s.idleCPU.Seconds()/s.idleWin.Seconds(), s.idleCPU, s.idleWin)
+	}
+	return fmt.Sprintf("first frame %v (CPU %v); RSS %.1f MB (anon %.1f, file %.1f); idle %s",
+		s.frame.Round(time.Millisecond), s.frameCPU, mb(s.rss), mb(s.anon), mb(s.file), idle)
+}
+
+func mb(kb int64) float64 { return float64(kb) * 1024 / 1e6 }
+
+// median is the median of each figure on its own.
+func median(ss []sample) sample {
+	pick := func(f func(sample) int64) int64 {
+		v := make([]int64, len(ss))
+		for i, s := range ss {
+			v[i] = f(s)
+		}
+		sort.Slice(v, func(i, j int) bool { return v[i] < v[j] })
+		return v[len(v)/2]
+	}
+	return sample{
+		frame:    time.Duration(pick(func(s sample) int64 { return int64(s.frame) })),
+		frameCPU: time.Duration(pick(func(s sample) int64 { return int64(s.frameCPU) })),
+		rss:      pick(func(s sample) int64 { return s.rss }),
+		anon:     pick(func(s sample) int64 { return s.anon }),
+		file:     pick(func(s sample) int64 { return s.file }),
+		idleCPU:  time.Duration(pick(func(s sample) int64 { return int64(s.idleCPU) })),
+		idleWin:  ss[0].idleWin,
+	}
+}
+
+// printRatios prints A/B of each pair (run i of A with run i of B) as
+// min, median and max.
+func printRatios(a, b []sample) {
+	ratio := func(name string, f func(sample) float64) {
+		var r []float64
+		for i := range a {
+			if f(b[i]) > 0 {
+				r = append(r, f(a[i])/f(b[i]))
+			}
+		}
+		if len(r) == 0 {
+			return
+		}
+		sort.Float64s(r)
+		fmt.Printf("  %-22s min %.2f  median %.2f  max %.2f\n", name, r[0], r[len(r)/2], r[len(r)-1])
+	}
+	fmt.Println("ratio A/B, pair by pair:")
+	ratio("first frame (wall)", func(s sample) float64 { return float64(s.frame) })
+	ratio("first frame (CPU)", func(s sample) float64 { return float64(s.frameCPU) })
+	ratio("RSS", func(s sample) float64 { return float64(s.rss) })
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	return strings.Join(f[:3], " ")
+}
+
+func fail(err error) {
+	fmt.Fprintf(os.Stderr, "bench-start: %v\n", err)
+	os.Exit(1)
+}
