@@ -255,3 +255,64 @@ func TestH15_RecursiveOwnershipOfTheSystemIsHardDenied(t *testing.T) {
 		}
 	}
 }
+
+// An interactive session's shell replaces history expansions (`!!`, `!rm`,
+// `^a^b`) with earlier lines before it reads the line, and fc runs earlier
+// lines again: such a line asks in every mode.
+func TestH15_HistoryExpansionAsks(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	p := newPolicy(t, []string{root}, rules{allow: []string{"Bash", "Bash(echo:*)"}})
+	for _, cmd := range []string{`!!`, `echo x; !echo`, `!-2`, `^echo^rm`, `echo $(!!)`, `sudo !!`} {
+		for _, mode := range []Mode{ModeDefault, ModeBypass} {
+			d := p.Evaluate(Request{Tool: "shell_send", Mode: mode, WorkDir: root, Target: Target{Commands: []string{cmd}, Persistent: true}})
+			if d.Behavior != Ask || d.Rule != "unknown" {
+				t.Errorf("%s, %s: %s by %q (%s), want ask by unknown", mode, cmd, d.Behavior, d.Rule, d.Message)
+			}
+		}
+	}
+	for _, cmd := range []string{`fc -s`, `fc -e vi 10`, `history -s 'rm x'; fc -s`} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Ask || d.Rule != "unknown" {
+			t.Errorf("%s: %s by %q, want ask by unknown", cmd, d.Behavior, d.Rule)
+		}
+	}
+	// `!` before a blank, = or ( is no expansion, and a fresh shell has none.
+	for _, cmd := range []string{`[ ! -f x ] && echo y`, `echo hi !`, `[[ x != y ]] && echo z`} {
+		d := p.Evaluate(Request{Tool: "shell_send", WorkDir: root, Target: Target{Commands: []string{cmd}, Persistent: true}})
+		if d.Rule == "unknown" {
+			t.Errorf("%s: unknown (%s)", cmd, d.Message)
+		}
+	}
+	if d := evalIn(p, root, ModeDefault, `echo hi!x`); d.Behavior != Allow {
+		t.Errorf("a fresh shell expands no history: %s by %q", d.Behavior, d.Rule)
+	}
+}
+
+// Commands an interactive shell runs later on a key or a completion are
+// shown to deny rules; so are files named after `rev:` (`git show
+// HEAD:.env`), and $PWD after other text is not the relative directory.
+func TestH15_CompletionKeyAndPathSpellings(t *testing.T) {
+	t.Parallel()
+	project, _ := workspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash"}, deny: []string{"Bash(rm:*)", "Read(./.env)"}})
+	for cmd, rule := range map[string]string{
+		`complete -C 'rm x' ls`: "Bash(rm:*)", `bind -x '"\C-a": rm x'`: "Bash(rm:*)",
+		// host:.env names another machine's file; it is judged the same,
+		// which errs towards denying.
+		`git show HEAD:.env`: "Read(./.env)", `scp host:.env .`: "Read(./.env)",
+	} {
+		d := evalIn(p, project, ModeBypass, cmd)
+		if d.Behavior != Deny || d.Rule != rule {
+			t.Errorf("%s: %s by %q (%s), want deny by %s", cmd, d.Behavior, d.Rule, d.Message, rule)
+		}
+	}
+	w := newPolicy(t, []string{project}, rules{allow: []string{"Bash(touch:*)"}})
+	for _, cmd := range []string{`touch /proc/self/root/$PWD/x`, `touch "/tmp$PWD"`, `touch x$PWD`} {
+		if d := evalIn(w, project, ModeBypass, cmd); d.Behavior != Ask || d.Rule != "unknown-target" {
+			t.Errorf("%s: %s by %q (%s), want ask by unknown-target", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+	if d := evalIn(w, project, ModeDefault, `touch "$PWD/x"`); d.Behavior != Allow {
+		t.Errorf(`touch "$PWD/x": %s by %q`, d.Behavior, d.Rule)
+	}
+}

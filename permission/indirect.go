@@ -26,7 +26,33 @@ const (
 	whyCodeValue   = "a variable that holds a command (PAGER, GIT_SSH_COMMAND, PROMPT_COMMAND...) gets a value only known when it runs"
 	whySetOption   = "set -k makes later assignments anywhere in a command go to its environment"
 	whyShoptGlob   = "shopt changes how later words or patterns are read"
+	whyHistory     = "the line runs earlier lines of the shell's history again, which the analysis cannot see"
 )
+
+// historyExpansion reports whether a line typed into an interactive shell
+// may hold a history expansion (`!!`, `!rm`, `!-2`, `^a^b`), which bash
+// replaces with earlier lines before it reads the line. Quoting is not
+// taken into account: a `!` anywhere but before a blank, `=` or `(`
+// counts.
+func historyExpansion(cmd string) bool {
+	if strings.HasPrefix(strings.TrimLeft(cmd, " \t"), "^") {
+		return true
+	}
+	for i := 0; i < len(cmd); i++ {
+		if cmd[i] != '!' {
+			continue
+		}
+		if i+1 == len(cmd) {
+			return false
+		}
+		switch cmd[i+1] {
+		case ' ', '\t', '\n', '=', '(':
+		default:
+			return true
+		}
+	}
+	return false
+}
 
 // codeVariables are environment variables whose value a program (or bash
 // itself) runs as a command line or a prompt.
@@ -155,6 +181,14 @@ func (w *walker) shadowing(words []string, p *part) {
 		p.extra = append(p.extra, strings.Join(append([]string{path.Base(to)}, words[1:]...), " "))
 	}
 	switch words[0] {
+	case "fc":
+		w.unknownFor(whyHistory) // runs an editor, or runs earlier lines again
+	case "history":
+		for _, a := range words[1:] {
+			if a == "-s" {
+				w.unknownFor(whyHistory)
+			}
+		}
 	case "hash":
 		for i := 1; i < len(words); i++ {
 			if words[i] == "-p" && i+2 < len(words) {
@@ -216,6 +250,20 @@ func (w *walker) codeValues(words []string) {
 		for _, a := range words[1:] {
 			if _, v, ok := strings.Cut(a, "="); ok {
 				w.hiddenScript(v)
+			}
+		}
+	case "complete", "compgen":
+		for i := 1; i+1 < len(words); i++ {
+			if words[i] == "-C" {
+				w.hiddenScript(words[i+1]) // run to complete a word
+			}
+		}
+	case "bind":
+		for i := 1; i+1 < len(words); i++ {
+			if words[i] == "-x" {
+				if _, cmd, ok := strings.Cut(words[i+1], ":"); ok {
+					w.hiddenScript(strings.Trim(strings.TrimSpace(cmd), `"'`)) // run on a key
+				}
 			}
 		}
 	case "git":

@@ -40,6 +40,9 @@ func (w *walker) argReads(vals []string, globs []*syntax.Word, d dirs) {
 		if j := strings.IndexByte(v, '='); j > 0 && glob == nil {
 			w.readTarget(v[j+1:], d, nil) // --file=.env, if=.env
 		}
+		if j := strings.IndexByte(v, ':'); j > 0 && glob == nil {
+			w.readTarget(v[j+1:], d, nil) // git show HEAD:.env, host:.env
+		}
 		switch {
 		case i == 0 && !strings.Contains(v, "/"):
 			continue // a program found through PATH, not a file here
@@ -55,6 +58,10 @@ func (w *walker) argReads(vals []string, globs []*syntax.Word, d dirs) {
 func (w *walker) readTarget(t string, d dirs, glob *syntax.Word) {
 	if t == "" || strings.IndexByte(t, opaque) >= 0 {
 		return
+	}
+	t, harmless, blind := specialTarget(t) // /proc/self/root/x is /x
+	if harmless || blind {
+		return // a stream, or a place only known when the line runs
 	}
 	if path.IsAbs(t) || d.unknown {
 		// Relative to the start when the directory is not known: the

@@ -145,6 +145,9 @@ func analyzeIn(cmd string, depth int, persistent bool) (a *analysis) {
 	if strings.IndexByte(cmd, 0) >= 0 {
 		w.nulByte(cmd)
 	}
+	if persistent && historyExpansion(cmd) {
+		w.unknownFor(whyHistory)
+	}
 	if a.unknown != "" && depth < maxShellDepth {
 		hiddenCommands(a, f, depth)
 	}

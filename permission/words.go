@@ -170,14 +170,17 @@ func (x *expander) config(glob *bool) *expand.Config {
 // an opaque one and every pure command substitution by its output, so that
 // expand computes exactly what is known.
 func (x *expander) sanitize(w *syntax.Word) *syntax.Word {
-	parts, changed := x.sanitizeParts(w.Parts)
+	parts, changed := x.sanitizeParts(w.Parts, true)
 	if !changed {
 		return w
 	}
 	return &syntax.Word{Parts: parts}
 }
 
-func (x *expander) sanitizeParts(parts []syntax.WordPart) ([]syntax.WordPart, bool) {
+// atStart says parts begin the word: $PWD stands for the directory as a
+// relative "." only there; after other text (`/proc/self/root/$PWD`) the
+// absolute directory it really holds is not known, so it is opaque.
+func (x *expander) sanitizeParts(parts []syntax.WordPart, atStart bool) ([]syntax.WordPart, bool) {
 	var out []syntax.WordPart
 	changed := false
 	set := func(i int, p syntax.WordPart) {
@@ -191,11 +194,11 @@ func (x *expander) sanitizeParts(parts []syntax.WordPart) ([]syntax.WordPart, bo
 		switch p := p.(type) {
 		case *syntax.Lit, *syntax.SglQuoted, *syntax.ExtGlob:
 		case *syntax.DblQuoted:
-			if inner, ok := x.sanitizeParts(p.Parts); ok {
+			if inner, ok := x.sanitizeParts(p.Parts, atStart && i == 0); ok {
 				set(i, &syntax.DblQuoted{Dollar: p.Dollar, Parts: inner})
 			}
 		case *syntax.ParamExp:
-			if !x.knownParam(p) {
+			if !x.knownParam(p) || (p.Param.Value == "PWD" && !(atStart && i == 0)) {
 				set(i, x.synthetic(opaqueStr))
 			}
 		case *syntax.ArithmExp:
