@@ -266,3 +266,32 @@ func TestBadRewindsSayWhyAndChangeNothing(t *testing.T) {
 		t.Fatalf("no checkpoints: exit %d %s", code, errb)
 	}
 }
+
+// A project's sessions keep their checkpoints' objects in one place under
+// the state directory, named by a hash of the project's path, with the
+// index the last session left: a new session writes no objects of its own
+// for files that did not change, and still rewinds.
+func TestRewindSessionsOfAProjectShareTheirObjects(t *testing.T) {
+	c := newCLI(t)
+	rewindRuns(t, c)
+	sum := sha256.Sum256([]byte(c.project))
+	shared := filepath.Join(c.state, "workbench", "rewind", fmt.Sprintf("%x", sum[:8]))
+	if seeds, _ := filepath.Glob(filepath.Join(shared, "index-*")); len(seeds) != 1 {
+		t.Fatalf("want one seed index in %s, found %v", shared, seeds)
+	}
+	s3 := c.script("../s3.json", `{"turns":[{"tool_calls":[{"id":"e","name":"Bash","input":{"command":"echo three > three.txt"}}]},{"text":"three"}]}`)
+	if code, out, errb := c.run("", "--cwd", c.project, "--allow", "Bash", "--script", s3, "-p", "a new session"); code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errb)
+	}
+	list := c.rewindList()
+	if len(list.Prompts) != 1 || strings.Join(list.Prompts[0].Files, ",") != "A three.txt" {
+		t.Fatalf("the new session's prompts: %+v", list.Prompts)
+	}
+	own, _ := filepath.Glob(filepath.Join(c.state, "workbench", "sessions", list.Session, "rewind", "git", "objects", "??"))
+	if len(own) > 0 {
+		t.Errorf("the new session wrote objects of its own: %v", own)
+	}
+	if code, out, errb := c.run("", "rewind", "--cwd", c.project, "1"); code != exitOK || c.exists("three.txt") || c.read("a.txt") != "rewritten\n" {
+		t.Fatalf("rewind of the new session: exit %d\n%s\n%s", code, out, errb)
+	}
+}
