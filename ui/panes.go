@@ -15,6 +15,7 @@ import (
 	"github.com/seed92b641c3/workbench/tasks/pty"
 	"github.com/seed92b641c3/workbench/theme"
 	"github.com/seed92b641c3/workbench/tools"
+	"github.com/seed92b641c3/workbench/ui/safetext"
 	"github.com/seed92b641c3/workbench/ui/viewer"
 )
 
@@ -37,7 +38,7 @@ func (t *tab) title() string {
 	case t.file != nil:
 		return t.id + " " + t.file.Status()
 	default:
-		return t.id
+		return safetext.Mark(t.id) // a viewer's tab names its file
 	}
 }
 

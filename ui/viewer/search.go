@@ -232,7 +232,11 @@ func (v *Viewer) scanRows(s span, starts []int64, end int64, forward bool) (matc
 		return end
 	}
 	// Mark the rows that hold a byte sanitizing changes.
-	dirty := make([]bool, n)
+	// The scratch slices are reused: a search through a big file must
+	// not leave a chunk's worth of garbage per step (it raised the RSS).
+	dirty := slices.Grow(v.dirty[:0], n)[:n]
+	clear(dirty)
+	v.dirty = dirty
 	b := s.bytes(starts[0], end)
 	for _, c := range []byte{esc, '\t', '\r'} {
 		for off := 0; off < len(b); {
@@ -247,7 +251,8 @@ func (v *Viewer) scanRows(s span, starts []int64, end int64, forward bool) (matc
 		}
 	}
 	// Split the rows into runs of clean rows and single dirty rows.
-	var runs [][2]int
+	runs := v.runs[:0]
+	defer func() { v.runs = runs[:0] }()
 	for i := 0; i < n; {
 		j := i + 1
 		for !dirty[i] && j < n && !dirty[j] {

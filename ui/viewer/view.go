@@ -56,11 +56,7 @@ func (v *Viewer) titleLine(width int) string {
 	} else if v.size > 0 {
 		info += fmt.Sprintf(" · counting lines… %d%%", v.idx.scanned*100/v.size)
 	}
-	name := v.name
-	if room := width - ansi.StringWidth(info); ansi.StringWidth(name) > room {
-		name = "…" + ansi.TruncateLeft(name, ansi.StringWidth(name)-room+1, "")
-	}
-	return fit(theme.Title.Render(name)+theme.Dim.Render(info), width)
+	return fit(theme.Title.Render(safeName(v.name, width-ansi.StringWidth(info)))+theme.Dim.Render(info), width)
 }
 
 // provenanceLine is the sha256 verdict first (it must not be cut off),
@@ -220,6 +216,9 @@ func (v *Viewer) footer(width int) string {
 	}
 	if room < 1 {
 		return fit(right, width)
+	}
+	if ansi.StringWidth(left) > room {
+		left = ansi.Truncate(left, room, "…") // a cut message must not read as a whole one
 	}
 	left = fit(left, room)
 	gap := width - ansi.StringWidth(left) - ansi.StringWidth(right)

@@ -150,8 +150,10 @@ type Viewer struct {
 	mode     mode
 	input    textinput.Model
 	search   search
-	starts   []int64 // row starts of a search chunk, reused
-	gotoLine int64   // a line (1-based) waiting for the index to reach it
+	starts   []int64  // row starts of a search chunk, reused
+	dirty    []bool   // which of them sanitizing changes, reused
+	runs     [][2]int // runs of them matched at once, reused
+	gotoLine int64    // a line (1-based) waiting for the index to reach it
 	msg      string
 	msgBad   bool
 
