@@ -7,17 +7,32 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// mcpSettings writes project settings that start the test binary as an MCP
-// server named "t", passing it one variable by name.
+// mcpSettings writes the person's own settings (a project's servers wait
+// for trust) to start the test binary as an MCP server named "t", passing
+// it one variable by name.
 func (c *cli) mcpSettings(t *testing.T, extra string) {
 	t.Helper()
 	exe, _ := json.Marshal(os.Args[0])
-	c.write(".workbench/settings.json", `{"mcpServers":{"t":{"command":`+string(exe)+`,
-	  "env":{"WORKBENCH_TEST_MCP":"1","NAMED_FOR_SERVER":"yes"}}}`+extra+`}`)
+	c.userSettings(`{"mcpServers":{"t":{"command":` + string(exe) + `,
+	  "env":{"WORKBENCH_TEST_MCP":"1","NAMED_FOR_SERVER":"yes"}}}` + extra + `}`)
+}
+
+// userSettings writes the Workbench user settings file of the test's
+// XDG_CONFIG_HOME.
+func (c *cli) userSettings(content string) {
+	c.t.Helper()
+	p := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "workbench", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		c.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		c.t.Fatal(err)
+	}
 }
 
 func TestMCPToolRunsThroughThePipeline(t *testing.T) {
@@ -63,7 +78,7 @@ func TestH13_MCPServerGetsAMinimalEnvironment(t *testing.T) {
 
 func TestH12_MisconfiguredToolsAreReported(t *testing.T) {
 	c := newCLI(t)
-	c.write(".workbench/settings.json", `{"webSearch":{"backend":"brave"},
+	c.userSettings(`{"webSearch":{"backend":"brave"},
 	  "mcpServers":{"broken":{"command":"/nonexistent/server"}}}`)
 	code, out, errb := c.run("", "tools", "--cwd", c.project)
 	if code != exitOK {

@@ -30,11 +30,10 @@ type egress struct {
 	notes       []string
 	unavailable []unavailableTool
 	mcp         *mcp.Manager
-	// pending is a project .mcp.json not started because nobody trusted it
-	// yet; /mcp trust starts it.
-	pending     mcp.Config
-	pendingPath string
-	pendingData []byte
+	// pending are a project's servers not started because nobody trusted
+	// them yet (its .mcp.json, the mcpServers of its settings files); /mcp
+	// trust, or the TUI's question, starts them.
+	pending []pendingServers
 }
 
 // egressOptions say how project MCP servers are offered.
@@ -95,7 +94,7 @@ func startEgress(ctx context.Context, h *Config, o egressOptions) *egress {
 			cfg[n] = c
 		}
 		if len(ps.Pending) > 0 {
-			e.pending, e.pendingPath, e.pendingData = ps.Pending, ps.Path, ps.Data
+			e.pending = append(e.pending, pendingServers{path: ps.Path, key: ps.Path, data: ps.Data, servers: ps.Pending})
 			how := o.trustHow
 			if how == "" {
 				how = fmt.Sprintf(`add "enabledMcpjsonServers": [%s] (or "enableAllProjectMcpServers": true) to ~/.claude/settings.json, or run /mcp trust in the TUI`, quoted(ps.Pending.Names()))
@@ -106,6 +105,7 @@ func startEgress(ctx context.Context, h *Config, o egressOptions) *egress {
 			e.notes = append(e.notes, fmt.Sprintf("MCP servers %s of %s are off (disabledMcpjsonServers)", strings.Join(ps.Disabled, ", "), ps.Path))
 		}
 	}
+	e.projectSettingsServers(h, trust, cfg, o.trustHow)
 	if len(cfg) > 0 {
 		e.mcp = mcp.NewManager(mcp.Options{Dir: h.ProjectDir, ClientVersion: Version})
 		e.mcp.Start(ctx, cfg)

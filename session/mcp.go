@@ -19,7 +19,7 @@ type MCPControl struct {
 func (c *MCPControl) Status() string {
 	e := c.s.egress
 	var b strings.Builder
-	if e.mcp == nil && e.pending == nil {
+	if e.mcp == nil && len(e.pending) == 0 {
 		return "No MCP servers are configured (mcpServers in settings, or a project .mcp.json)."
 	}
 	if e.mcp != nil {
@@ -34,8 +34,8 @@ func (c *MCPControl) Status() string {
 			b.WriteString("\n")
 		}
 	}
-	if e.pending != nil {
-		fmt.Fprintf(&b, "Not started until trusted (/mcp trust): %s from %s\n", strings.Join(e.pending.Names(), ", "), e.pendingPath)
+	if len(e.pending) > 0 {
+		fmt.Fprintf(&b, "Not started until trusted (/mcp trust): %s\n", strings.Join(e.pendingNames(), ", "))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -64,24 +64,32 @@ func (c *MCPControl) Reconnect(ctx context.Context, name string) (string, error)
 	return c.Status(), nil
 }
 
-// Trust records the person's trust in the project's .mcp.json and starts
-// its servers.
+// Trust records the person's trust in the project's waiting servers (its
+// .mcp.json, the mcpServers of its settings files), each for its exact
+// content, and starts them.
 func (c *MCPControl) Trust(ctx context.Context) (string, error) {
 	e := c.s.egress
-	if e.pending == nil {
-		return "", errors.New("there is no untrusted .mcp.json in this project")
+	if len(e.pending) == 0 {
+		return "", errors.New("this project has no MCP servers waiting for trust")
 	}
 	file, err := mcp.DefaultTrustFile()
 	if err != nil {
 		return "", err
 	}
-	if err := mcp.NewTrust(file).Approve(e.pendingPath, e.pendingData); err != nil {
-		return "", err
+	trust := mcp.NewTrust(file)
+	start := mcp.Config{}
+	for _, p := range e.pending {
+		if err := trust.Approve(p.key, p.data); err != nil {
+			return "", err
+		}
+		for n, s := range p.servers {
+			start[n] = s
+		}
 	}
 	if e.mcp == nil {
 		e.mcp = mcp.NewManager(mcp.Options{Dir: c.s.Config.ProjectDir, ClientVersion: Version})
 	}
-	e.mcp.Start(ctx, e.pending)
+	e.mcp.Start(ctx, start)
 	e.pending = nil
 	c.addTools()
 	return c.Status(), nil

@@ -16,15 +16,22 @@ type Settings struct {
 	Mode   permission.Mode
 	Rules  map[permission.Behavior][]SourcedRule
 	// AdditionalDirectories are extra workspace roots, absolute.
-	AdditionalDirectories  []string
-	Hooks                  []hooks.Config
-	MaxOutputBytes         int
-	Env                    map[string]string
-	DeferredTools          []string
-	Provider, Model        string
-	BaseURL                string
-	Retention              Retention
-	MCPServers             map[string]MCPServer
+	AdditionalDirectories []string
+	Hooks                 []hooks.Config
+	MaxOutputBytes        int
+	Env                   map[string]string
+	DeferredTools         []string
+	Provider, Model       string
+	BaseURL               string
+	Retention             Retention
+	// MCPServers are the servers of the person's own files (user settings,
+	// --settings); they start with the session.
+	MCPServers map[string]MCPServer
+	// ProjectMCPServers are the mcpServers of a project's own files
+	// (.workbench/settings.json and settings.local.json), per file. Like a
+	// project's .mcp.json they start nothing until the person trusts them:
+	// a cloned repository must not run programs on this machine.
+	ProjectMCPServers      []FileMCPServers
 	WebFetch               WebFetch
 	WebSearch              *WebSearch
 	DisableBackgroundTasks bool
@@ -55,6 +62,12 @@ type Settings struct {
 	// Files lists every settings path that applies, read or not: writes to
 	// them always ask (H4), so an agent cannot widen its own permissions.
 	Files []string
+}
+
+// FileMCPServers are the mcpServers one project settings file defines.
+type FileMCPServers struct {
+	Path    string
+	Servers map[string]MCPServer
 }
 
 // ProjectMCP is what settings say about a project's .mcp.json servers.
@@ -200,7 +213,13 @@ func (s *Settings) merge(projectDir string, l Layer, personal bool) {
 	if f.BaseURL != "" {
 		s.BaseURL = f.BaseURL
 	}
+	if len(f.MCPServers) > 0 && !personal {
+		s.ProjectMCPServers = append(s.ProjectMCPServers, FileMCPServers{Path: l.Path, Servers: f.MCPServers})
+	}
 	for name, srv := range f.MCPServers {
+		if !personal {
+			break
+		}
 		if s.MCPServers == nil {
 			s.MCPServers = map[string]MCPServer{}
 		}
