@@ -14,6 +14,7 @@ import (
 
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/session"
+	"github.com/seed92b641c3/workbench/theme"
 	"github.com/seed92b641c3/workbench/tools/askuser"
 )
 
@@ -25,6 +26,7 @@ type runFlags struct {
 	outputFormat   string
 	backgroundWait time.Duration
 	maxDuration    time.Duration
+	theme          string
 }
 
 // parseRunFlags reads the flags of `workbench` and `workbench -p`.
@@ -39,6 +41,7 @@ func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
 	fs.StringVar(&f.outputFormat, "output-format", "text", "headless output: text, json or stream-json")
 	fs.DurationVar(&f.backgroundWait, "background-wait", 2*time.Minute, "headless: how long to wait for background tasks to report once the model is done (0: not at all); then they are stopped")
 	fs.DurationVar(&f.maxDuration, "max-duration", 0, "end the whole run after this `duration` (0: no limit)")
+	fs.StringVar(&f.theme, "theme", "", "the screen's `palette`: auto (from the terminal's background), dark or light (default: theme in settings, else auto)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: workbench [flags] [-p PROMPT]\n\nFlags:")
 		fs.PrintDefaults()
@@ -48,6 +51,9 @@ func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (quote the prompt: -p \"...\")", fs.Arg(0))
+	}
+	if f.theme != "" && !theme.Valid(f.theme) {
+		return nil, fmt.Errorf("--theme %q: use %s", f.theme, strings.Join(theme.Names, ", "))
 	}
 	if f.contextWindow < 0 {
 		return nil, fmt.Errorf("--context-window %d: give the window in tokens, above 0", f.contextWindow)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
@@ -61,6 +62,7 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 		Shells:  s.Shells, Tasks: s.Tasks, TranscriptPath: s.Dir.Transcript(),
 		PersonShell: cfg.PersonShell(),
 		Rewind:      s.Rewind,
+		Theme:       startTheme(f.theme, cfg.Settings.Theme, os.Getenv("COLORFGBG")),
 	})
 	if s.Shells != nil {
 		go bridge.WatchShells(s.Shells)

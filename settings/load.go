@@ -38,6 +38,9 @@ type Settings struct {
 	DisableShellSessions   bool
 	// ContextWindow and AutoCompactPercent: see File.
 	ContextWindow, AutoCompactPercent int
+	// Theme is the TUI's palette setting: "auto", "dark", "light", or ""
+	// when no layer sets it (which means auto).
+	Theme string
 	// RewindIgnore adds up the rewind.ignore patterns of every layer;
 	// RewindDisable is set when any layer turns checkpoints off.
 	RewindIgnore  []string
@@ -199,6 +202,9 @@ func (s *Settings) merge(projectDir string, l Layer, personal bool) {
 	}
 	if f.AutoCompactPercent > 0 {
 		s.AutoCompactPercent = f.AutoCompactPercent
+	}
+	if f.Theme != "" {
+		s.Theme = f.Theme
 	}
 	for k, v := range f.Env {
 		s.Env[k] = v

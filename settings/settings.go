@@ -62,6 +62,9 @@ type File struct {
 	EnabledMcpjsonServers      []string `json:"enabledMcpjsonServers,omitempty"`
 	// DisabledMcpjsonServers never start, whoever trusted the file.
 	DisabledMcpjsonServers []string `json:"disabledMcpjsonServers,omitempty"`
+	// Theme chooses the TUI's palette: auto (from the terminal's
+	// background), dark or light.
+	Theme string `json:"theme,omitempty"`
 }
 
 // MCPServer is one MCP server entry: a command for stdio, or a URL.
@@ -263,6 +266,9 @@ func Parse(path string, data []byte, claude bool) (Layer, error) {
 	}
 	if f.AutoCompactPercent < 0 || f.AutoCompactPercent > 100 {
 		return l, fail(locate(data, []string{"autoCompactPercent"}), "autoCompactPercent", "must be a percentage from 1 to 100")
+	}
+	if f.Theme != "" && !validTheme(f.Theme) {
+		return l, fail(locate(data, []string{"theme"}), "theme", fmt.Sprintf("unknown theme %q (one of %s)", f.Theme, strings.Join(Themes, ", ")))
 	}
 	l.File = f
 	return l, nil

@@ -85,6 +85,9 @@ type Config struct {
 	TranscriptPath string
 	// Rewind is the session's checkpoints, for /rewind; nil when off.
 	Rewind *rewind.Store
+	// Theme is the palette setting: "dark", "light", or "auto" (and "")
+	// to follow the background the terminal reports.
+	Theme string
 }
 
 // MCPControl is what /mcp needs from the session's MCP servers. Its methods
@@ -167,6 +170,7 @@ func New(cfg Config) *Model {
 		questions: map[*approval.QuestionDialog]chan questionReply{},
 		active:    -1, opened: map[string]bool{}, shownNews: map[string]bool{},
 	}
+	m.applyThemeSetting()
 	cfg.Bridge.options = m.dialogOptions
 	m.input.args = m.commandArgs
 	if cfg.Welcome != "" {
@@ -179,9 +183,10 @@ func New(cfg Config) *Model {
 	return m
 }
 
-// Init starts listening to the agent side.
+// Init starts listening to the agent side and, unless a theme is set,
+// asks the terminal for its background colour.
 func (m *Model) Init() tea.Cmd {
-	return m.cfg.Bridge.wait()
+	return tea.Batch(m.cfg.Bridge.wait(), m.requestBackground())
 }
 
 // directDoneMsg reports the end of a `!command` call.
@@ -214,6 +219,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.onBackground(msg)
 		return m, nil
 	case eventsMsg:
 		cmds := []tea.Cmd{m.cfg.Bridge.wait(), m.tick()}

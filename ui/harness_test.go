@@ -101,6 +101,8 @@ type appOptions struct {
 	// checkpoints gives the session a transcript and rewind's checkpoints
 	// (rewind_test.go), as session.Open does.
 	checkpoints bool
+	// theme is the theme setting (Config.Theme).
+	theme string
 }
 
 // newApp builds the app on a fresh project directory, plays body (a
@@ -164,6 +166,7 @@ func newApp(t testing.TB, body string, w, h int, o appOptions) *app {
 		ProjectDir: dir, SessionID: "test-session",
 		LocalSettings: filepath.Join(dir, ".workbench", "settings.local.json"),
 		Now:           clock.now,
+		Theme:         o.theme,
 	})
 	a := &app{t: t, m: m, clock: clock, dir: dir, policy: policy, msgs: make(chan tea.Msg, 64), done: make(chan struct{})}
 	t.Cleanup(func() {

@@ -67,11 +67,8 @@ func newInput() input {
 	ta.Placeholder = "Ask the agent, !command to run a shell command, / for commands"
 	ta.CharLimit = 0
 	ta.SetHeight(1)
-	// A steady cursor: a blinking one redraws the whole screen twice a
-	// second while nothing happens (idle cost, issue 15).
-	st := ta.Styles()
-	st.Cursor.Blink = false
-	ta.SetStyles(st)
+	// No forced background, a steady cursor: see inputStyles.
+	ta.SetStyles(inputStyles())
 	ta.Focus()
 	// Enter sends; the root handles it. Newlines come from Shift+Enter,
 	// Alt+Enter and Ctrl+J.

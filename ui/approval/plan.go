@@ -34,7 +34,7 @@ func (p planReview) lines(width int) []string {
 	if strings.TrimSpace(p.text) == "" {
 		return []string{theme.Dim.Render("(the plan is empty)")}
 	}
-	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(theme.GlamourStyle), glamour.WithWordWrap(width))
+	r, err := glamour.NewTermRenderer(glamour.WithStyles(theme.Glamour()), glamour.WithWordWrap(width))
 	if err != nil {
 		return wrapText(p.text, width)
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/seed92b641c3/workbench/theme"
 	"github.com/seed92b641c3/workbench/tools"
 )
@@ -157,21 +159,21 @@ func (v *View) SetToolWaiting(id string, waiting bool) bool {
 // a task notification.
 func (v *View) AddNotice(text string) {
 	v.closeOpen()
-	v.push(&noteItem{text: strings.TrimSpace(sanitize(text)), prefix: theme.SymbolSkipped + " ", style: theme.Dim})
+	v.push(&noteItem{text: strings.TrimSpace(sanitize(text)), prefix: theme.SymbolSkipped + " ", style: func() lipgloss.Style { return theme.Dim }})
 }
 
 // AddNews adds a line of background news (a task ended, a monitor
 // matched), marked so it reads as news, not as the person's words.
 func (v *View) AddNews(text string) {
 	v.closeOpen()
-	v.push(&noteItem{text: strings.TrimSpace(sanitize(text)), prefix: theme.SymbolRunning + " ", style: theme.Dim})
+	v.push(&noteItem{text: strings.TrimSpace(sanitize(text)), prefix: theme.SymbolRunning + " ", style: func() lipgloss.Style { return theme.Dim }})
 }
 
 // AddError adds an error line (a failed model call, say) in the error
 // colour.
 func (v *View) AddError(text string) {
 	v.closeOpen()
-	v.push(&noteItem{text: strings.TrimSpace(sanitize(text)), prefix: theme.SymbolError + " ", style: theme.Err})
+	v.push(&noteItem{text: strings.TrimSpace(sanitize(text)), prefix: theme.SymbolError + " ", style: func() lipgloss.Style { return theme.Err }})
 }
 
 // closeOpen ends whatever is streaming, so the next item comes after it.

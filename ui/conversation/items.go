@@ -59,13 +59,16 @@ func (u *userItem) render(rc *renderCtx) []string {
 type noteItem struct {
 	text   string
 	prefix string
-	style  lipgloss.Style
+	// style returns the theme's style when the note is drawn, so a note
+	// follows a change of palette.
+	style func() lipgloss.Style
 }
 
 func (n *noteItem) render(rc *renderCtx) []string {
-	lines := wrapPlain(n.text, rc.width, indent, n.style)
+	style := n.style()
+	lines := wrapPlain(n.text, rc.width, indent, style)
 	if len(lines) > 0 && n.prefix != "" {
-		lines[0] = n.style.Render(n.prefix) + lines[0][len(indent):]
+		lines[0] = style.Render(n.prefix) + lines[0][len(indent):]
 	}
 	return lines
 }

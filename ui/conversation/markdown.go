@@ -5,7 +5,6 @@ import (
 
 	"charm.land/glamour/v2"
 	"charm.land/glamour/v2/ansi"
-	"charm.land/glamour/v2/styles"
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/seed92b641c3/workbench/theme"
@@ -32,11 +31,7 @@ type markdown struct {
 }
 
 func newMarkdown() *markdown {
-	base, ok := styles.DefaultStyles[theme.GlamourStyle]
-	if !ok {
-		base = &styles.DarkStyleConfig
-	}
-	st := *base
+	st := theme.Glamour()
 	// The conversation owns the spacing between items and the left edge, so
 	// the document's own margin and surrounding blank lines are dropped.
 	st.Document.Margin = nil
