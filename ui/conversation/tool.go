@@ -10,6 +10,7 @@ import (
 
 	"github.com/seed92b641c3/workbench/theme"
 	"github.com/seed92b641c3/workbench/tools"
+	"github.com/seed92b641c3/workbench/ui/summary"
 )
 
 // collapsedLines is how many output lines a tool call shows until it is
@@ -153,21 +154,22 @@ func (t *toolItem) header(rc *renderCtx) string {
 	if t.dur > 0 && (t.state == toolOK || t.state == toolFailed) {
 		dur = " " + duration(t.dur)
 	}
-	summary := oneLine(sanitize(t.r.Summary(t.input)))
+	sum := oneLine(sanitize(summary.Of(t.name, t.input)))
+	title := sanitize(summary.Name(t.name))
 	// Room for the summary: the symbol and its space, the name, the
 	// parentheses and the duration.
-	room := rc.width - 2 - xansi.StringWidth(t.name) - 2 - len(dur)
-	call := t.name
+	room := rc.width - 2 - xansi.StringWidth(title) - 2 - len(dur)
+	call := title
 	if room > 0 {
-		call += "(" + clip(summary, room) + ")"
+		call += "(" + clip(sum, room) + ")"
 	}
 	name, args := theme.ToolName, theme.Base
 	if rc.selected {
 		name, args = theme.Selected.Bold(true), theme.Selected
 	}
-	out := symStyle.Render(sym) + " " + name.Render(clip(t.name, rc.width-2))
-	if len(call) > len(t.name) {
-		out += args.Render(call[len(t.name):])
+	out := symStyle.Render(sym) + " " + name.Render(clip(title, rc.width-2))
+	if len(call) > len(title) {
+		out += args.Render(call[len(title):])
 	}
 	if dur != "" {
 		out += theme.Dim.Render(dur)

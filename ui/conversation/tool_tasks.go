@@ -18,15 +18,6 @@ type todoInput struct {
 	} `json:"todos"`
 }
 
-// Summary implements toolRenderer.
-func (todoRenderer) Summary(input json.RawMessage) string {
-	var in todoInput
-	if json.Unmarshal(input, &in) != nil {
-		return ""
-	}
-	return plural(len(in.Todos), "item")
-}
-
 // Body implements toolRenderer.
 func (todoRenderer) Body(input json.RawMessage, res tools.Result) string {
 	var in todoInput

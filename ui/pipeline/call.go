@@ -2,13 +2,13 @@ package pipeline
 
 import (
 	"encoding/json"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/ui/safetext"
+	"github.com/seed92b641c3/workbench/ui/summary"
 )
 
 // call is what the panel knows of one tool call, updated event by event.
@@ -122,7 +122,7 @@ func (c *call) add(ev agent.StageEvent) {
 		}
 		if len(ev.Input) > 0 {
 			c.rewritten = ev.Input
-			c.summary = summarize(ev.Input)
+			c.summary = summarize(c.tool, ev.Input)
 		}
 	}
 	if ev.Stage == agent.StageResult {
@@ -136,7 +136,7 @@ func (c *call) setInput(in json.RawMessage) {
 	}
 	c.input = append(json.RawMessage(nil), in...)
 	if len(c.rewritten) == 0 {
-		c.summary = summarize(in)
+		c.summary = summarize(c.tool, in)
 	}
 	c.version++
 }
@@ -204,36 +204,10 @@ func rewriter(detail string) string {
 	return strings.TrimSpace(rest)
 }
 
-// summaryKeys are the input fields that say best what a call does, most
-// telling first: the command of a shell call, the file of a file call.
-var summaryKeys = []string{
-	"command", "file_path", "path", "notebook_path", "pattern", "url", "query",
-	"description", "prompt", "task_id", "shell_id", "name", "content",
-}
-
-// summarize turns an input into one short line for the call's header.
-func summarize(in json.RawMessage) string {
-	var m map[string]any
-	if json.Unmarshal(in, &m) != nil {
-		return oneLine(string(in))
-	}
-	for _, k := range summaryKeys {
-		if s, ok := m[k].(string); ok && s != "" {
-			return oneLine(s)
-		}
-	}
-	keys := make([]string, 0, len(m))
-	for k, v := range m {
-		if _, ok := v.(string); ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	if len(keys) > 0 {
-		return oneLine(keys[0] + "=" + m[keys[0]].(string))
-	}
-	b, _ := json.Marshal(m)
-	return oneLine(string(b))
+// summarize turns an input into one short line for the call's header,
+// the same line the conversation shows (summary.Of).
+func summarize(tool string, in json.RawMessage) string {
+	return oneLine(summary.Of(tool, in))
 }
 
 // oneLine makes model-supplied text safe and single-line for the header:

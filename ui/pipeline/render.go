@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/theme"
+	"github.com/seed92b641c3/workbench/ui/summary"
 )
 
 // spinnerFrames are the frames of a running call's header symbol; the
@@ -131,7 +132,7 @@ func (p *Panel) header(c *call, width int, sel bool) piece {
 	}
 	left.add(sym)
 	left.space()
-	name := clean(c.tool)
+	name := clean(summary.Name(c.tool))
 	rw := ansi.StringWidth(right)
 	if left.w+ansi.StringWidth(name)+1+rw > width {
 		right, rw = "", 0 // too narrow for the time: the name matters more
