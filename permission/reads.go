@@ -54,9 +54,16 @@ func (w *walker) argReads(vals []string, globs []*syntax.Word, d dirs) {
 }
 
 // readTarget records one file a line may read, as seen from each directory
-// it may run in. A name only known when it runs is left to the sandbox.
+// it may run in. Parts of a name only known when it runs are taken as
+// empty; what else they may hold is left to the sandbox.
 func (w *walker) readTarget(t string, d dirs, glob *syntax.Word) {
-	if t == "" || strings.IndexByte(t, opaque) >= 0 {
+	if strings.IndexByte(t, opaque) >= 0 {
+		// `cat .env$x`: with the unknown parts empty the word may name
+		// the file; any other value is left to the sandbox.
+		t = strings.ReplaceAll(t, opaqueStr, "")
+		glob = nil
+	}
+	if t == "" {
 		return
 	}
 	t, harmless, blind := specialTarget(t) // /proc/self/root/x is /x
