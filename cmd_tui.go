@@ -40,6 +40,12 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return "", exitUsage
 	}
+	if askTrust(cfg, os.Stdin, stdout) {
+		if cfg, err = session.Load(f.options()); err != nil {
+			fmt.Fprintf(stderr, "workbench: %v\n", err)
+			return "", exitUsage
+		}
+	}
 	// The sandbox notice goes to stderr too, where it stays after the
 	// screen is gone.
 	writeNotes(stderr, cfg.SandboxNotes())

@@ -54,6 +54,7 @@ func TestE2E_TmuxRewind(t *testing.T) {
 		return string(b)
 	}
 	write(".workbench/settings.json", `{"permissions":{"allow":["Bash"]}}`)
+	trustProject(t, config, project)
 	write("notes.md", "notes\n")
 	scriptPath := filepath.Join(t.TempDir(), "session.json")
 	script := `{"turns":[

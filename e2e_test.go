@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/seed92b641c3/workbench/settings"
 )
 
 // tmuxTerm is a workbench process in a detached tmux session on a socket of
@@ -218,7 +220,17 @@ func TestE2E_TmuxApproveForSession(t *testing.T) {
 		os.Remove(socketPath)
 	})
 	stderr := func() string { b, _ := os.ReadFile(stderrPath); return string(b) }
+	// The project's own allow rule waits for the person's trust: asked once
+	// on the terminal before the TUI starts, and recorded.
+	question := term.waitFor("the trust question", func(s string) bool { return strings.Contains(s, "[y/N]") }, nil)
+	if !strings.Contains(question, "permissions.allow: Bash(sleep:*)") || !strings.Contains(question, "Trust "+project) {
+		t.Fatalf("the trust question does not say what the project's files ask for:\n%s", question)
+	}
+	term.keys("y", "Enter")
 	term.waitFor("the input line", func(s string) bool { return strings.Contains(s, "Ask the agent") }, nil)
+	if !settings.IsTrusted(filepath.Join(config, "workbench", "trusted-projects.json"), project) {
+		t.Error("the answer y did not record the trust")
+	}
 	// workbench is the process started from this binary with the script.
 	wb := processesWith(func(argv []string) bool {
 		return len(argv) > 0 && argv[0] == self && slices.Contains(argv, scriptPath)

@@ -31,6 +31,7 @@ type commonFlags struct {
 	trace        bool
 	noClaude     bool
 	sandbox      string
+	trustProject bool
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -45,6 +46,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.trace, "trace", false, "print one JSON object per pipeline stage on stderr")
 	fs.BoolVar(&c.noClaude, "no-claude-settings", false, "do not read .claude/settings*.json")
 	fs.StringVar(&c.sandbox, "sandbox", "", "sandbox `mode` of agent commands: workspace-write, read-only, off (default: settings, else workspace-write)")
+	fs.BoolVar(&c.trustProject, "trust-project", false, "apply the project's own settings files whole for this run, as 'workbench trust' does for good")
 }
 
 // options is what the flags say, in the assembly's terms.
@@ -53,6 +55,7 @@ func (c *commonFlags) options() session.Options {
 		Dir: c.cwd, SettingsFile: c.settingsFile, Mode: c.mode,
 		Allow: c.allow, Ask: c.ask, Deny: c.deny,
 		SpillDir: c.spillDir, MaxOutput: c.maxOutput, NoClaudeSettings: c.noClaude, Sandbox: c.sandbox,
+		TrustProject: c.trustProject,
 	}
 }
 

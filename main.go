@@ -9,6 +9,7 @@
 //	workbench tool [flags] NAME [JSON]   run one tool call through the pipeline
 //	workbench tools [--json]             list the tool catalog
 //	workbench rewind --list | N          list prompts, or rewind to before one
+//	workbench trust [--revoke]           let the project's own settings apply whole
 //	workbench help                       this help
 //
 // main only chooses the sub-command and parses its flags; the session
@@ -50,6 +51,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runTools(args[1:], stdout, stderr)
 		case "rewind":
 			return runRewind(args[1:], stdout, stderr)
+		case "trust":
+			return runTrust(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			usage(stdout)
 			return exitOK
@@ -97,12 +100,15 @@ Usage:
        --output-format text|json|stream-json  --provider anthropic|openai|script
        --model M  --base-url URL  --script FILE  --max-turns N  --continue
        --resume ID  --answers FILE  --background-wait D (2m)  --max-duration D
+  workbench trust [--revoke]           trust this project: its own settings files (hooks,
+                                       allow rules, sandbox, env, baseURL) apply whole
   workbench version                    print the version and commit
   workbench help                       show this help
 
 Flags of 'workbench tool' (see 'workbench tool -h'):
   --cwd DIR  --settings FILE  --permission-mode MODE  --allow RULE  --ask RULE
   --deny RULE  --spill-dir DIR  --max-output N  --trace  --no-claude-settings
+  --trust-project
 
 Exit status: 0 success, 1 the call ended in an error result, 2 usage or settings error.
 State lives under $XDG_STATE_HOME/workbench/sessions/<id>/ (default ~/.local/state).

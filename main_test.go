@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/seed92b641c3/workbench/session"
+	"github.com/seed92b641c3/workbench/settings"
 )
 
 // cli runs the command in-process with its own state and config homes, so
@@ -30,6 +31,12 @@ func newCLI(t *testing.T) *cli {
 	project := t.TempDir()
 	if real, err := filepath.EvalSymlinks(project); err == nil {
 		project = real
+	}
+	// The person trusts the project, as they would once for their own
+	// repository, so its settings files apply whole (TestTrust_* covers
+	// the untrusted case).
+	if _, err := settings.SetTrust(settings.TrustFile(settings.DefaultPaths(project)), project, true); err != nil {
+		t.Fatal(err)
 	}
 	return &cli{t: t, project: project, state: state}
 }

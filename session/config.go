@@ -39,6 +39,9 @@ type Options struct {
 	NoClaudeSettings bool
 	// Sandbox is a sandbox mode name (--sandbox); "" keeps the settings'.
 	Sandbox string
+	// TrustProject applies the project's own settings files whole for
+	// this session (--trust-project), as a recorded trust does.
+	TrustProject bool
 }
 
 // Config is everything a session needs that settings and flags decide. It
@@ -130,6 +133,7 @@ func Load(o Options) (*Config, error) {
 	dir = settings.ProjectRoot(work, home)
 	paths := settings.DefaultPaths(dir)
 	paths.Extra = o.SettingsFile
+	paths.Untrusted = !o.TrustProject && !settings.IsTrusted(settings.TrustFile(paths), dir)
 	s, err := settings.Load(dir, paths, o.NoClaudeSettings)
 	if err != nil {
 		return nil, err

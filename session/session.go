@@ -262,7 +262,6 @@ func (s *Session) catalog(w Wiring, deferredSet *deferred.Set) (*tools.Registry,
 	for _, t := range s.egress.tools {
 		reg.Add(t)
 	}
-	s.Notes = append(s.Notes, c.Settings.Notices...)
 	s.Notes = append(s.Notes, s.egress.notes...)
 	if deferredSet.Any() {
 		reg.Add(deferred.Search(reg, deferredSet))

@@ -62,6 +62,9 @@ type Settings struct {
 	// event or handler type Workbench does not run), for the host to show
 	// on stderr and in the UI.
 	Notices []string
+	// Withheld is what the project's own files asked for and did not get,
+	// because the person has not trusted the project (Paths.Untrusted).
+	Withheld []Withheld
 	// Files lists every settings path that applies, read or not: writes to
 	// them always ask (H4), so an agent cannot widen its own permissions.
 	Files []string
@@ -135,6 +138,14 @@ func Load(projectDir string, p Paths, noClaude bool) (*Settings, error) {
 				return nil, &Error{Path: p.Extra, Msg: "file not found"}
 			}
 			continue
+		}
+		if p.Untrusted && !c.personal {
+			var parts []string
+			if l, parts = restrictOnly(l); len(parts) > 0 {
+				w := Withheld{Path: c.path, Parts: parts}
+				s.Withheld = append(s.Withheld, w)
+				s.Notices = append(s.Notices, w.String())
+			}
 		}
 		s.merge(projectDir, l, c.personal)
 	}

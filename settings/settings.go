@@ -294,6 +294,10 @@ func findKey(data []byte, name string) int64 {
 // .claude files, only the keys Workbench shares with Claude Code are read.
 type Paths struct {
 	ClaudeUser, User, Project, Local, ClaudeProject, ClaudeLocal, Extra string
+	// Untrusted reads the project's own files (Project, Local,
+	// ClaudeProject, ClaudeLocal) for what they restrict only: the person
+	// has not trusted the project (see TrustFile).
+	Untrusted bool
 }
 
 // DefaultPaths returns where settings live for a project directory.
