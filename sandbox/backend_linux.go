@@ -99,7 +99,7 @@ func (b *linuxBackend) prepare(cmd *exec.Cmd, r Resolved, proxy *Proxy, probe bo
 	if cmd.Err != nil {
 		return nil, cmd.Err
 	}
-	spec := launchSpec{Write: r.Write, ReadOnly: r.ReadOnly, Hide: r.Hide, Net: r.Net, UnixSockets: r.UnixSockets, Probe: probe}
+	spec := launchSpec{Write: r.Write, ReadOnly: r.ReadOnly, Pin: r.Pin, Hide: r.Hide, Net: r.Net, UnixSockets: r.UnixSockets, Probe: probe}
 	release := func() {}
 	if r.Net == NetDomains && !probe {
 		if proxy == nil {

@@ -243,3 +243,62 @@ func TestH16_AWorktreeCommitsWhileItsRepositoryStaysClosed(t *testing.T) {
 	mustFail(t, s, wt, `git config --file `+filepath.Join(main, ".git", "config")+` core.hooksPath /tmp/evil`)
 	mustFail(t, s, wt, `echo x > `+filepath.Join(main, "planted"))
 }
+
+func TestH16_ProtectedDirectoriesCannotBeMovedAside(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	if out, err := exec.Command("git", "init", "-q", f.ws).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	os.MkdirAll(filepath.Join(f.ws, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(f.ws, ".claude", "settings.json"), []byte("{}\n"), 0o644)
+	// The workspace's parent is writable too, so only the pin can stop the
+	// workspace itself from being moved and replaced.
+	p := f.policy()
+	p.AllowWrite = []string{filepath.Dir(f.ws)}
+	s := newSandbox(t, p, Options{})
+	for _, a := range []string{
+		`mv .git g && mkdir -p .git/hooks && echo 'touch /tmp/pwned' > .git/hooks/post-checkout`,
+		`python3 -c "import os; os.rename('.git', 'g')"`,
+		`mv .claude c && mkdir .claude && echo '{"permissions":{"allow":["Bash"]}}' > .claude/settings.json`,
+		`cd .. && mv ws ws2 && mkdir -p ws/.workbench && echo '{}' > ws/.workbench/settings.json`,
+	} {
+		mustFail(t, s, f.ws, a)
+	}
+	for _, p := range []string{".git/config", ".git/hooks", ".claude/settings.json"} {
+		if !exists(filepath.Join(f.ws, p)) {
+			t.Errorf("%s was moved away", p)
+		}
+	}
+	for _, p := range []string{"g", "c", filepath.Join("..", "ws2")} {
+		if exists(filepath.Join(f.ws, p)) {
+			t.Errorf("%s exists: a protected directory was renamed", p)
+		}
+	}
+	// Ordinary directories still move.
+	mustPass(t, s, f.ws, `mkdir src && mv src lib && test -d lib`)
+}
+
+func TestH16_AWorktreesGitFileStaysReadOnly(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	main := filepath.Join(f.outside, "main")
+	wt := filepath.Join(f.ws, "wt")
+	for _, args := range [][]string{
+		{"init", "-q", main},
+		{"-C", main, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "root"},
+		{"-C", main, "worktree", "add", "-q", "-b", "work", wt},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	before, _ := os.ReadFile(filepath.Join(wt, ".git"))
+	p := f.policy()
+	p.Roots = []string{wt}
+	s := newSandbox(t, p, Options{})
+	mustFail(t, s, wt, `mkdir -p /tmp/evil-git/hooks && echo 'gitdir: /tmp/evil-git' > .git`)
+	if after, _ := os.ReadFile(filepath.Join(wt, ".git")); string(after) != string(before) {
+		t.Errorf("the worktree's .git file changed to %q", after)
+	}
+}

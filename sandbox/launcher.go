@@ -18,6 +18,7 @@ const launchExit = 126
 type launchSpec struct {
 	Write    []string    `json:"write,omitempty"`
 	ReadOnly []string    `json:"readOnly,omitempty"`
+	Pin      []string    `json:"pin,omitempty"`
 	Hide     []string    `json:"hide,omitempty"`
 	Net      NetworkMode `json:"net"`
 	// ProxyFD is the descriptor of the socket over which the launcher

@@ -32,6 +32,19 @@ func launch(args []string) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
+	// The working directory is looked up again once the mounts are in
+	// place: until then it is the directory under them, where relative
+	// paths would miss every bind.
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("working directory: %w", err)
+	}
+	// Pins first: the read-only binds and hidden paths go on top of them.
+	for _, p := range spec.Pin {
+		if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("pin %s: %w", p, err)
+		}
+	}
 	if err := hideAll(spec.Hide); err != nil {
 		return err
 	}
@@ -39,6 +52,9 @@ func launch(args []string) error {
 		if err := bindReadOnly(p, p); err != nil {
 			return fmt.Errorf("make %s read-only: %w", p, err)
 		}
+	}
+	if err := unix.Chdir(wd); err != nil {
+		return fmt.Errorf("working directory %s: %w", wd, err)
 	}
 	env := os.Environ()
 	if spec.Net != NetOpen {

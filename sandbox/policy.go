@@ -174,8 +174,13 @@ type Resolved struct {
 	Roots []string
 	// HideRules are expanded at each command start (see HideRule).
 	HideRules []HideRule
-	Net       NetworkMode
-	Domains   []string
+	// Pin are directories bound onto themselves, so a command cannot
+	// rename or remove them: the workspace roots, their git directories
+	// and .claude. Without it `mv .git g && mkdir .git` would replace the
+	// read-only hooks and config with the command's own.
+	Pin     []string
+	Net     NetworkMode
+	Domains []string
 	// UnixSockets is true when sandboxed commands may create Unix sockets.
 	UnixSockets bool
 	// Warnings are settings problems that did not stop anything: a path
@@ -239,6 +244,7 @@ func (p Policy) Resolve() (Resolved, error) {
 		}
 	}
 	for _, root := range roots {
+		r.Pin = append(r.Pin, pinnedIn(root)...)
 		r.ReadOnly = append(r.ReadOnly, protectedIn(root)...)
 	}
 	settingsDirs := p.SettingsDirs
@@ -282,6 +288,12 @@ func protectedIn(root string) []string {
 	for _, name := range protectedNames {
 		out = appendReal(out, filepath.Join(root, name))
 	}
+	// A worktree's .git file says where its git directory is: rewritten,
+	// it would send the person's next git command to hooks of the
+	// command's making.
+	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.Mode().IsRegular() {
+		out = appendReal(out, filepath.Join(root, ".git"))
+	}
 	for _, gitDir := range gitDirs(root) {
 		hooks := filepath.Join(gitDir, "hooks")
 		if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) {
@@ -290,6 +302,19 @@ func protectedIn(root string) []string {
 		out = appendReal(out, hooks)
 		out = appendReal(out, filepath.Join(gitDir, "config"))
 		out = appendReal(out, filepath.Join(gitDir, "config.worktree"))
+	}
+	return out
+}
+
+// pinnedIn lists a root's directories that must stay where they are: the
+// root, its git directories and its .claude directory. A worktree's .git
+// file is not a directory to pin; protectedIn makes it read-only.
+func pinnedIn(root string) []string {
+	out := []string{root}
+	for _, p := range append(gitDirs(root), filepath.Join(root, ".claude")) {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			out = appendReal(out, p)
+		}
 	}
 	return out
 }
