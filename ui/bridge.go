@@ -90,6 +90,10 @@ func (b *Bridge) WatchShells(m *pty.Manager) {
 			if !ok {
 				return
 			}
+			if ev.Kind == pty.EventExited {
+				b.shellEnded(m, ev.ID)
+				continue
+			}
 			if ev.Kind != pty.EventOpened {
 				continue
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/seed92b641c3/workbench/tasks"
+	"github.com/seed92b641c3/workbench/tasks/pty"
 )
 
 // newsMsg is background news the moment it happens: a task ended or a
@@ -49,11 +50,37 @@ func (m *Model) onNews(n newsMsg) {
 	m.shownNews[n.text] = true
 }
 
+// shellEnded tells of a PTY session whose program ended, live. The model's
+// own notice of it (a dispatched or monitored session's end, given at the
+// next turn) is then not shown again.
+func (b *Bridge) shellEnded(m *pty.Manager, id string) {
+	s, ok := m.Get(id)
+	if !ok {
+		return
+	}
+	if line, ok := pty.EndLine(s); ok {
+		b.mu.Lock()
+		b.msgs = append(b.msgs, newsMsg{text: shellEndKey(id), line: line})
+		b.mu.Unlock()
+		b.poke()
+	}
+}
+
+func shellEndKey(id string) string { return "shell-end " + id }
+
+// shellEndNotice matches the loop's notices of a PTY session's end
+// (tasks/pty/watch.go), giving the session's id.
+var shellEndNotice = regexp.MustCompile(`^Shell session (\S+) (?:ended|is done \(done_by=exited\))`)
+
 // onNotification shows news the loop gave the model, unless it was shown
 // live already.
 func (m *Model) onNotification(text string) {
 	if m.shownNews[text] {
 		delete(m.shownNews, text)
+		return
+	}
+	if id := shellEndNotice.FindStringSubmatch(text); id != nil && m.shownNews[shellEndKey(id[1])] {
+		delete(m.shownNews, shellEndKey(id[1]))
 		return
 	}
 	m.conv.AddNews(newsText(text))
