@@ -62,9 +62,10 @@ func TestH16_AReadDenyRuleHidesTheFileFromEveryProcess(t *testing.T) {
 func TestH16_AFileCreatedAfterStartIsHiddenByAGlobRule(t *testing.T) {
 	c := newCLI(t)
 	sandboxProject(t, c)
+	os.Mkdir(filepath.Join(c.project, "keys"), 0o755)
 	s := c.script("s.json", `{"turns":[
-	  {"tool_calls":[{"id":"make","name":"Bash","input":{"command":"mkdir -p keys && echo 'KEY=pem-made-later' > keys/new.pem && echo made"}}]},
-	  {"tool_calls":[{"id":"read","name":"Bash","input":{"command":"cat keys/new.pem; python3 -c \"print(open('keys/new.pem').read())\"; echo read-ran"}}]},
+	  {"tool_calls":[{"id":"make","name":"Bash","input":{"command":"mkdir -p keys/deep && echo 'KEY=pem-made-later' > keys/deep/new.pem && echo made"}}]},
+	  {"tool_calls":[{"id":"read","name":"Bash","input":{"command":"cat keys/deep/new.pem; python3 -c \"print(open('keys/deep/new.pem').read())\"; echo read-ran"}}]},
 	  {"text":"done"}]}`)
 	code, out, errb := c.run("", "--cwd", c.project, "--script", s, "--permission-mode", "bypassPermissions",
 		"--deny", "Read(./**/*.pem)", "--output-format", "stream-json", "-p", "go")
@@ -78,7 +79,7 @@ func TestH16_AFileCreatedAfterStartIsHiddenByAGlobRule(t *testing.T) {
 	if got := r["read"]; strings.Contains(got.Content, "pem-made-later") || (!got.IsError && !strings.Contains(got.Content, "read-ran")) {
 		t.Errorf("the next command read the file the glob rule covers: %+v", got)
 	}
-	if b, _ := os.ReadFile(filepath.Join(c.project, "keys", "new.pem")); !strings.Contains(string(b), "pem-made-later") {
+	if b, _ := os.ReadFile(filepath.Join(c.project, "keys", "deep", "new.pem")); !strings.Contains(string(b), "pem-made-later") {
 		t.Errorf("the file is not there outside the sandbox: %q", b)
 	}
 }

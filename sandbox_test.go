@@ -86,3 +86,26 @@ func TestH16_UnavailableSandboxNoticeAndRequired(t *testing.T) {
 		t.Error("a command ran although the sandbox is required and unavailable")
 	}
 }
+
+// A settings directory or repository the project does not have cannot be
+// made by an agent command, and the refusal explains itself.
+func TestH16_AbsentSettingsCannotBeMadeByACommand(t *testing.T) {
+	c := newCLI(t)
+	sandboxProject(t, c) // it has .workbench, but neither .claude nor .git
+	// Spellings the analysis cannot see, so the sandbox is what refuses.
+	for _, cmd := range []string{
+		`python3 -c \"import os; os.mkdir('.cla'+'ude'); open('.cla'+'ude/settings.json','w').write('{}')\"`,
+		`python3 -c \"import subprocess; subprocess.run(['git','init','-q'],check=True)\"`,
+		`python3 -c \"open('.work'+'bench/settings.local.json','w').write('{}')\"`,
+	} {
+		code, stdout, _ := c.run("", "tool", "--cwd", c.project, "--permission-mode", "bypassPermissions", "Bash", `{"command":"`+cmd+`"}`)
+		if code == exitOK || !strings.Contains(stdout, "The sandbox refused this: "+c.project) {
+			t.Errorf("%s: exit %d, the refusal is not explained:\n%s", cmd, code, stdout)
+		}
+	}
+	for _, p := range []string{".claude", ".git", ".workbench/settings.local.json"} {
+		if _, err := os.Lstat(filepath.Join(c.project, p)); err == nil {
+			t.Errorf("%s was made", p)
+		}
+	}
+}

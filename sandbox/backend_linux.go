@@ -17,7 +17,7 @@ import (
 
 // probeTimeout bounds the start-up check; a launcher that takes longer is
 // broken, and the session must not hang on it.
-const probeTimeout = 10 * time.Second
+const probeTimeout = 30 * time.Second
 
 // linuxBackend confines with user, mount and network namespaces and
 // Landlock, through the launcher (this binary's hidden sub-command).
@@ -99,7 +99,7 @@ func (b *linuxBackend) prepare(cmd *exec.Cmd, r Resolved, proxy *Proxy, probe bo
 	if cmd.Err != nil {
 		return nil, cmd.Err
 	}
-	spec := launchSpec{Write: r.Write, ReadOnly: r.ReadOnly, Pin: r.Pin, Hide: r.Hide, Net: r.Net, UnixSockets: r.UnixSockets, Probe: probe}
+	spec := launchSpec{Write: r.Write, ReadOnly: r.ReadOnly, Pin: r.Pin, Hide: r.Hide, Sealed: r.Sealed, Net: r.Net, UnixSockets: r.UnixSockets, Probe: probe}
 	release := func() {}
 	if r.Net == NetDomains && !probe {
 		if proxy == nil {

@@ -49,18 +49,18 @@ func (s *Sandbox) Explain(output, dir string) string {
 	}
 	seen := map[string]bool{}
 	var notes []string
-	closed := false
+	kinds := map[refusal]bool{}
 	for line := range strings.Lines(output) {
 		if !slices.ContainsFunc(refusalMarkers, func(m string) bool { return strings.Contains(line, m) }) {
 			continue
 		}
 		for _, m := range pathToken.FindAllStringSubmatch(withoutProgram(line), -1) {
-			p := m[1]
+			p, quoted := m[1], true
 			if p == "" {
-				p = m[2]
+				p, quoted = m[2], false
 			}
 			p = strings.TrimSpace(p)
-			if p == "" || !strings.ContainsAny(p, "/.") {
+			if p == "" || (!quoted && !strings.ContainsAny(p, "/.")) {
 				continue
 			}
 			abs := expandHome(p, s.home())
@@ -68,12 +68,12 @@ func (s *Sandbox) Explain(output, dir string) string {
 				abs = filepath.Join(dir, abs)
 			}
 			abs = filepath.Clean(abs)
-			why, hidden := s.closes(abs)
+			why, kind := s.closes(abs)
 			if why == "" || seen[abs] {
 				continue
 			}
 			seen[abs] = true
-			closed = closed || !hidden
+			kinds[kind] = true
 			notes = append(notes, fmt.Sprintf("%s %s", abs, why))
 			if len(notes) == 3 {
 				break
@@ -83,13 +83,31 @@ func (s *Sandbox) Explain(output, dir string) string {
 	if len(notes) == 0 {
 		return ""
 	}
-	msg := "The sandbox refused this: " + strings.Join(notes, "; ") + ". "
-	if !closed {
-		return msg + "A hidden path is hidden on purpose: the agent may not read it, by any route."
+	msg := "The sandbox refused this: " + strings.Join(notes, "; ") + "."
+	if kinds[refusedHidden] {
+		msg += " A hidden path is hidden on purpose: the agent may not read it, by any route."
 	}
-	return msg + "To allow it, add the path to sandbox.allowWrite in the settings, or run the command with " +
-		"dangerouslyDisableSandbox: true, which asks the person first" + s.escapeNote() + "."
+	if kinds[refusedSealed] {
+		msg += " Make it inside a directory that exists, or run the command with dangerouslyDisableSandbox: true, " +
+			"which asks the person first" + s.escapeNote() + "."
+	}
+	if kinds[refusedClosed] {
+		msg += " To allow it, add the path to sandbox.allowWrite in the settings, or run the command with " +
+			"dangerouslyDisableSandbox: true, which asks the person first" + s.escapeNote() + "."
+	}
+	return msg
 }
+
+// refusal is the kind of path the sandbox refused, which decides the way
+// out the explanation names.
+type refusal int
+
+const (
+	refusedNone   refusal = iota
+	refusedHidden         // hidden on purpose: no way out
+	refusedSealed         // a new entry directly in a sealed root
+	refusedClosed         // not writable: allowWrite or run outside
+)
 
 // escapeNote says when asking to run outside is not an option.
 func (s *Sandbox) escapeNote() string {
@@ -99,40 +117,48 @@ func (s *Sandbox) escapeNote() string {
 	return ""
 }
 
-// closes says why the sandbox closes p, or "" when it does not, and
-// whether p is hidden (rather than merely not writable).
-func (s *Sandbox) closes(p string) (why string, hidden bool) {
+// closes says why the sandbox closes p, or "" when it does not, and what
+// kind of refusal that is.
+func (s *Sandbox) closes(p string) (string, refusal) {
 	real := realOrSelf(p)
 	s.mu.Lock()
-	ruleHidden := s.ruleHidden
+	ruleHidden, sealed := s.ruleHidden, s.sealed
 	s.mu.Unlock()
 	for _, h := range ruleHidden {
 		if within(real, h.path) || within(p, h.path) {
-			return "is hidden by the sandbox (the deny rule " + h.rule + ")", true
+			return "is hidden by the sandbox (the deny rule " + h.rule + ")", refusedHidden
 		}
 	}
 	for _, h := range s.resolved.Hide {
 		if within(real, h) || within(p, h) {
-			return "is hidden by the sandbox (sandbox.denyRead)", true
+			return "is hidden by the sandbox (sandbox.denyRead)", refusedHidden
 		}
 	}
 	for _, ro := range s.resolved.ReadOnly {
 		if within(real, ro) || within(p, ro) {
-			return "is kept read-only by the sandbox even inside the workspace (git hooks and config, settings)", false
+			return "is kept read-only by the sandbox even inside the workspace (git hooks and config, settings)", refusedClosed
+		}
+	}
+	// Only a path that is not there was refused for being new.
+	for _, root := range sealed {
+		if _, err := os.Lstat(p); err != nil && (filepath.Dir(real) == root || filepath.Dir(p) == root) {
+			return "cannot be made directly in the workspace root while it has no .workbench, .claude or .git: " +
+				"a command could plant one of those there, and the sandbox cannot tell names apart " +
+				"(only regular files can be made there)", refusedSealed
 		}
 	}
 	for _, w := range s.resolved.Write {
 		if within(real, w) || within(p, w) {
-			return "", false
+			return "", refusedNone
 		}
 	}
 	if strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/sys/") || strings.HasPrefix(p, "/dev/") {
-		return "", false
+		return "", refusedNone
 	}
 	if s.resolved.Mode == ReadOnly {
-		return "is read-only: the sandbox is in read-only mode", false
+		return "is read-only: the sandbox is in read-only mode", refusedClosed
 	}
-	return "is outside the paths the sandbox lets commands write (the workspace, temp directories, tool caches, sandbox.allowWrite)", false
+	return "is outside the paths the sandbox lets commands write (the workspace, temp directories, tool caches, sandbox.allowWrite)", refusedClosed
 }
 
 // realOrSelf resolves p's symbolic links, or of its nearest existing parent.

@@ -12,6 +12,7 @@ import (
 func TestH16_WritesTheParserCannotSeeStayInTheWorkspace(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
+	os.Mkdir(filepath.Join(f.ws, "sub"), 0o755) // the root has no .git: no new directories in it
 	s := newSandbox(t, f.policy(), Options{})
 	target := filepath.Join(f.outside, "planted")
 	cases := []struct{ name, outside, inside string }{
@@ -35,7 +36,7 @@ func TestH16_WritesTheParserCannotSeeStayInTheWorkspace(t *testing.T) {
 			`echo x > t && : > t`},
 		{"a rename out of the workspace",
 			`echo x > moved && mv moved ` + target,
-			`echo x > a && mkdir -p sub && mv a sub/b`},
+			`echo x > a && mkdir -p sub/deeper && mv a sub/deeper/b`},
 	}
 	if err := os.WriteFile(filepath.Join(f.outside, "keep"), []byte("kept\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -139,8 +140,75 @@ func TestH16_GitHooksConfigAndSettingsStayReadOnly(t *testing.T) {
 	}
 	// The work itself goes on: add and commit.
 	mustPass(t, s, f.ws, `echo hello > README && git add README && git commit -qm first && git log --oneline | grep -q first`)
-	// Other files in .claude stay writable.
-	mustPass(t, s, f.ws, `echo x > .claude/notes.md`)
+	// .claude is read-only whole: its commands, agents and skills shape
+	// the agent as its settings do.
+	mustFail(t, s, f.ws, `echo x > .claude/notes.md`)
+	mustFail(t, s, f.ws, `mkdir .claude/commands`)
+}
+
+// The protected paths that do not exist yet cannot be made either, and
+// nothing is created in the project to hold their place.
+func TestH16_AbsentProtectedPathsCannotBeCreated(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	os.Mkdir(filepath.Join(f.ws, "sub"), 0o755)
+	os.WriteFile(filepath.Join(f.ws, "top.txt"), []byte("a\n"), 0o644)
+	s := newSandbox(t, f.policy(), Options{})
+	for _, a := range []string{
+		`mkdir .workbench`,
+		`mkdir -p .workbench && echo '{"permissions":{"allow":["Bash"]}}' > .workbench/settings.json`,
+		`python3 -c "import os; os.makedirs('.workbench'); open('.workbench/settings.local.json','w').write('{}')"`,
+		`mkdir -p .claude && echo '{}' > .claude/settings.json`,
+		`ln -s /tmp/planted-settings .workbench`,
+		`ln -s /tmp .claude`,
+		`mkdir sub/x && mv sub/x .workbench`,
+		`git init -q`,
+		`mkdir -p .git/hooks && echo 'touch /tmp/pwned' > .git/hooks/pre-commit`,
+		`cd sub && mkdir ../.git`,
+	} {
+		out := mustFail(t, s, f.ws, a)
+		if strings.HasPrefix(a, "mkdir .workbench") {
+			if note := s.Explain(out, f.ws); !strings.Contains(note, filepath.Join(f.ws, ".workbench")) ||
+				!strings.Contains(note, "directly in the workspace root") || strings.Contains(note, "allowWrite") {
+				t.Errorf("%q: output %q explained as %q", a, out, note)
+			}
+		}
+	}
+	for _, name := range []string{".workbench", ".claude", ".git"} {
+		if exists(filepath.Join(f.ws, name)) {
+			t.Errorf("%s was made in the workspace", name)
+		}
+	}
+	// The work goes on: files in the root, anything below it.
+	mustPass(t, s, f.ws, `echo x > new.txt && sed -i s/a/b/ top.txt && grep -q b top.txt && rm new.txt`)
+	mustPass(t, s, f.ws, `mkdir -p sub/a/b && echo x > sub/a/b/f && mv sub/a sub/c && rm -r sub/c && mv top.txt sub/`)
+
+	// In a repository whose settings directories exist, the directories are
+	// read-only whole, so their missing files cannot be made.
+	g := newFixture(t)
+	for _, d := range []string{".workbench", ".claude", ".git"} {
+		os.Mkdir(filepath.Join(g.ws, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(g.ws, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	s = newSandbox(t, g.policy(), Options{})
+	for _, a := range []string{
+		`echo '{}' > .workbench/settings.json`,
+		`echo '{}' > .workbench/settings.local.json`,
+		`echo '{}' > .claude/settings.json`,
+		`echo '{}' > .claude/settings.local.json`,
+		`echo '[core]' > .git/config`, // a git directory without its config is read-only whole
+		`echo x > .git/hooks/pre-commit`,
+	} {
+		mustFail(t, s, g.ws, a)
+	}
+	for _, p := range []string{".workbench/settings.json", ".workbench/settings.local.json", ".claude/settings.json",
+		".claude/settings.local.json", ".git/config", ".git/hooks/pre-commit"} {
+		if exists(filepath.Join(g.ws, p)) {
+			t.Errorf("%s was made", p)
+		}
+	}
+	// With all three there the root is not sealed: directories can be made.
+	mustPass(t, s, g.ws, `mkdir build && rmdir build`)
 }
 
 func TestH16_DeniedPathsAreHidden(t *testing.T) {

@@ -16,11 +16,14 @@ const launchExit = 126
 // launchSpec is what the launcher enforces, handed over as its first
 // argument in JSON.
 type launchSpec struct {
-	Write    []string    `json:"write,omitempty"`
-	ReadOnly []string    `json:"readOnly,omitempty"`
-	Pin      []string    `json:"pin,omitempty"`
-	Hide     []string    `json:"hide,omitempty"`
-	Net      NetworkMode `json:"net"`
+	Write    []string `json:"write,omitempty"`
+	ReadOnly []string `json:"readOnly,omitempty"`
+	Pin      []string `json:"pin,omitempty"`
+	Hide     []string `json:"hide,omitempty"`
+	// Sealed are writable roots where nothing but regular files may be
+	// made directly (Resolved.Sealed).
+	Sealed []string    `json:"sealed,omitempty"`
+	Net    NetworkMode `json:"net"`
 	// ProxyFD is the descriptor of the socket over which the launcher
 	// hands Workbench's proxy the listening socket it made inside the
 	// network namespace; 0 when there is no proxy.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -71,7 +72,7 @@ func launch(args []string) error {
 		}
 		env = withProxy(env, "http://127.0.0.1:"+strconv.Itoa(port))
 	}
-	fd, flags, err := ruleset(spec.Write)
+	fd, flags, err := ruleset(spec.Write, spec.Sealed)
 	if err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
@@ -105,7 +106,7 @@ const minABI = 3
 
 // ruleset builds the Landlock ruleset: everything readable and executable,
 // writes only in the writable paths and to the terminal and null devices.
-func ruleset(write []string) (int, uint32, error) {
+func ruleset(write, sealed []string) (int, uint32, error) {
 	abi, err := llsyscall.LandlockGetABIVersion()
 	if err != nil {
 		return -1, 0, fmt.Errorf("not supported by this kernel: %w", err)
@@ -130,6 +131,8 @@ func ruleset(write []string) (int, uint32, error) {
 		switch {
 		case err != nil:
 			continue // gone since the policy was resolved: nothing to allow
+		case fi.IsDir() && slices.Contains(sealed, p):
+			rules = append(rules, sealedRules(p)...)
 		case fi.IsDir():
 			rules = append(rules, landlock.RWDirs(p).WithRefer())
 		default:
@@ -144,6 +147,42 @@ func ruleset(write []string) (int, uint32, error) {
 		return -1, 0, errors.New("this kernel cannot enforce the rules")
 	}
 	return fd, flags, nil
+}
+
+// sealedRights are a sealed root's own rights: everything but making
+// directories, symbolic links and special files directly in it.
+const sealedRights = llsyscall.AccessFSExecute | llsyscall.AccessFSReadFile | llsyscall.AccessFSReadDir |
+	llsyscall.AccessFSWriteFile | llsyscall.AccessFSTruncate | llsyscall.AccessFSRemoveDir |
+	llsyscall.AccessFSRemoveFile | llsyscall.AccessFSMakeReg | llsyscall.AccessFSRefer
+
+// sealedRules grant a sealed root its own rights and each directory
+// already in it every right, so work goes on below while .workbench,
+// .claude or .git cannot be made (or moved or linked) into the root. Links
+// are left out: the root's rights hold for what they point at. Each
+// directory is opened without following links and handed over by its
+// descriptor, so one swapped for a link meanwhile gets nothing; the
+// descriptors stay open until the launcher execs (they close on exec).
+func sealedRules(root string) []landlock.Rule {
+	rules := []landlock.Rule{landlock.PathAccess(sealedRights, root)}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return rules
+	}
+	var dirs []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		fd, err := unix.Open(filepath.Join(root, e.Name()), unix.O_PATH|unix.O_NOFOLLOW|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue
+		}
+		dirs = append(dirs, "/proc/self/fd/"+strconv.Itoa(fd))
+	}
+	if len(dirs) > 0 {
+		rules = append(rules, landlock.RWDirs(dirs...).WithRefer())
+	}
+	return rules
 }
 
 // hideAll mounts an empty read-only directory (a tmpfs) over each hidden

@@ -155,12 +155,22 @@ func hiddenSockets() []string {
 // protectedNames are the paths inside a workspace root that stay read-only:
 // a hook or git config planted there runs later outside any sandbox, and
 // the settings decide what the agent may do next time.
+// .claude is read-only whole: besides the settings files that may not
+// exist yet, its commands, agents and skills shape the agent as much as
+// .workbench's do.
 var protectedNames = []string{
 	".workbench",
-	".claude/settings.json",
-	".claude/settings.local.json",
+	".claude",
 	".mcp.json",
 }
+
+// sealNames are the directories a command could create in a workspace root
+// where they are missing, to plant settings or a repository whose hooks and
+// config run later outside any sandbox. No name can be refused on its own
+// (Landlock allows by place, not by name, and a mount needs an existing
+// path), so a root missing any of them is sealed: nothing new is made
+// directly in it but regular files.
+var sealNames = []string{".workbench", ".claude", ".git"}
 
 // Resolved is a Policy with every default filled in and every path made
 // absolute and real: what the backend enforces.
@@ -172,6 +182,10 @@ type Resolved struct {
 	Write, ReadOnly, Hide []string
 	// Roots are the workspace roots, real: never hidden by a rule.
 	Roots []string
+	// Sealed are the roots where no directory, symbolic link or other
+	// non-regular file may be made directly (see sealNames), decided at
+	// each command's start.
+	Sealed []string
 	// HideRules are expanded at each command start (see HideRule).
 	HideRules []HideRule
 	// Pin are directories bound onto themselves, so a command cannot
@@ -245,8 +259,8 @@ func (p Policy) Resolve() (Resolved, error) {
 	}
 	for _, root := range roots {
 		r.Pin = append(r.Pin, pinnedIn(root)...)
-		r.ReadOnly = append(r.ReadOnly, protectedIn(root)...)
 	}
+	r.ReadOnly, r.Sealed = r.protectedNow()
 	settingsDirs := p.SettingsDirs
 	if settingsDirs == nil {
 		settingsDirs = []string{
@@ -281,8 +295,33 @@ func (p Policy) Resolve() (Resolved, error) {
 	return r, nil
 }
 
+// protectedNow lists the protected paths of the workspace roots as they
+// are now, and the roots to seal (see sealNames). It runs at every command
+// start, so a settings directory made since is protected from the next
+// command on.
+func (r Resolved) protectedNow() (readOnly, sealed []string) {
+	for _, root := range r.Roots {
+		readOnly = append(readOnly, protectedIn(root)...)
+		if r.Mode == WorkspaceWrite && r.sealable(root) && slices.ContainsFunc(sealNames, func(n string) bool {
+			_, err := os.Lstat(filepath.Join(root, n))
+			return err != nil
+		}) {
+			sealed = append(sealed, root)
+		}
+	}
+	return readOnly, sealed
+}
+
+// sealable reports whether Landlock can seal root: not when a writable
+// path holds it (a temp directory), whose grant covers the root whole.
+func (r Resolved) sealable(root string) bool {
+	return !slices.ContainsFunc(r.Write, func(w string) bool { return w != root && within(root, w) })
+}
+
 // protectedIn lists the existing protected paths of one root, following a
-// worktree's .git file to its git directory and the common directory.
+// worktree's .git file to its git directory and the common directory. A
+// git directory without its config is read-only whole, since the config
+// cannot be refused by name.
 func protectedIn(root string) []string {
 	var out []string
 	for _, name := range protectedNames {
@@ -294,7 +333,8 @@ func protectedIn(root string) []string {
 	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.Mode().IsRegular() {
 		out = appendReal(out, filepath.Join(root, ".git"))
 	}
-	for _, gitDir := range gitDirs(root) {
+	dirs := gitDirs(root)
+	for _, gitDir := range dirs {
 		hooks := filepath.Join(gitDir, "hooks")
 		if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) {
 			_ = os.Mkdir(hooks, 0o755)
@@ -302,6 +342,12 @@ func protectedIn(root string) []string {
 		out = appendReal(out, hooks)
 		out = appendReal(out, filepath.Join(gitDir, "config"))
 		out = appendReal(out, filepath.Join(gitDir, "config.worktree"))
+	}
+	if n := len(dirs); n > 0 {
+		// The config lives in the common directory (the last one).
+		if _, err := os.Lstat(filepath.Join(dirs[n-1], "config")); errors.Is(err, os.ErrNotExist) {
+			out = appendReal(out, dirs[n-1])
+		}
 	}
 	return out
 }

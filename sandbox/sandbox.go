@@ -62,6 +62,7 @@ type Sandbox struct {
 	// command, which Explain names.
 	mu         sync.Mutex
 	ruleHidden []hiddenPath
+	sealed     []string
 }
 
 // New resolves p and checks that this machine can enforce it. A machine
@@ -189,7 +190,19 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) (release func(), err error) {
 		}
 		return func() {}, nil
 	}
-	return s.backend.Prepare(cmd, s.withRuleHides(s.expandRules()), s.proxy)
+	return s.backend.Prepare(cmd, s.forCommand(), s.proxy)
+}
+
+// forCommand is the policy for the command about to start: the protected
+// paths and sealed roots as they are now, and what the Read deny rules
+// hide now.
+func (s *Sandbox) forCommand() Resolved {
+	r := s.withRuleHides(s.expandRules())
+	r.ReadOnly, r.Sealed = r.protectedNow()
+	s.mu.Lock()
+	s.sealed = r.Sealed
+	s.mu.Unlock()
+	return r
 }
 
 // expandRules expands the Read deny rules for the command about to start
