@@ -66,9 +66,10 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 		MCP:     s.MCP(),
 		Welcome: s.Welcome(),
 		Shells:  s.Shells, Tasks: s.Tasks, TranscriptPath: s.Dir.Transcript(),
-		PersonShell: cfg.PersonShell(),
-		Rewind:      s.Rewind,
-		Theme:       startTheme(f.theme, cfg.Settings.Theme, os.Getenv("COLORFGBG")),
+		PersonShell:    cfg.PersonShell(),
+		Rewind:         s.Rewind,
+		Theme:          startTheme(f.theme, cfg.Settings.Theme, os.Getenv("COLORFGBG")),
+		PersonPipeline: s.PersonPipeline(), PersonCommands: s.RestoredPersonCommands(),
 	})
 	if s.Shells != nil {
 		go bridge.WatchShells(s.Shells)

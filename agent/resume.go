@@ -25,6 +25,9 @@ type Restored struct {
 	// GrantsFor, the only way to them.
 	grants  []string
 	Unlocks []string
+	// PersonCommands are the person's own commands (`!cmd`), each with
+	// its place in History.
+	PersonCommands []PersonCommand
 	// Nonce marks the recorded session's own notices; the resumed session
 	// keeps it, so they still read as genuine (see Config.Nonce).
 	Nonce string
@@ -65,7 +68,13 @@ func LoadSession(root, id string) (*Restored, error) {
 				r.Cwd = v.Cwd
 			}
 		case EntryMessage, EntryClear, EntryCompact, EntryRewind:
+			before := r.History
 			r.History = replayHistory(r.History, entries, i)
+			r.PersonCommands = placePersonCommands(r.PersonCommands, e.Type, before, r.History)
+		case EntryPersonCommand:
+			if c, ok := readPersonCommand(e.Data, r.History); ok {
+				r.PersonCommands = append(r.PersonCommands, c)
+			}
 		case EntryGrant:
 			var v struct {
 				Rule string `json:"rule"`
@@ -220,6 +229,11 @@ func sessionHead(path string) (cwd, prompt string) {
 			}
 			json.Unmarshal(e.Data, &v)
 			cwd = v.Cwd
+		case e.Type == EntryPersonCommand:
+			// A session of the person's own commands is one to go back to.
+			if c, ok := readPersonCommand(e.Data, nil); ok {
+				return cwd, "!" + c.Command
+			}
 		case e.Type == EntryMessage:
 			var m provider.Message
 			if json.Unmarshal(e.Data, &m) != nil || m.Role != provider.RoleUser {

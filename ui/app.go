@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -88,6 +87,12 @@ type Config struct {
 	// Theme is the palette setting: "dark", "light", or "auto" (and "")
 	// to follow the background the terminal reports.
 	Theme string
+	// PersonPipeline runs the person's own `!` commands (the session's
+	// rules, the sandbox only with sandbox.person); nil uses Pipeline.
+	PersonPipeline *agent.Pipeline
+	// PersonCommands are a resumed session's `!` commands, each with its
+	// place in History.
+	PersonCommands []agent.PersonCommand
 }
 
 // MCPControl is what /mcp needs from the session's MCP servers. Its methods
@@ -122,8 +127,10 @@ type Model struct {
 	questions map[*approval.QuestionDialog]chan questionReply
 	rewind    *rewindDialog // the /rewind dialog, when open (rewind.go)
 
-	running  bool
-	cancel   context.CancelFunc
+	running bool
+	cancel  context.CancelFunc
+	// directs stops the person's `!` commands still running, by call id.
+	directs  map[string]context.CancelFunc
 	started  time.Time
 	queued   []string
 	usage    provider.Usage
@@ -169,6 +176,7 @@ func New(cfg Config) *Model {
 		approvals: &approval.Queue{Now: cfg.Now}, replies: map[*approval.Dialog]chan agent.ApprovalReply{},
 		questions: map[*approval.QuestionDialog]chan questionReply{},
 		active:    -1, opened: map[string]bool{}, shownNews: map[string]bool{},
+		directs: map[string]context.CancelFunc{},
 	}
 	m.applyThemeSetting()
 	cfg.Bridge.options = m.dialogOptions
@@ -176,7 +184,7 @@ func New(cfg Config) *Model {
 	if cfg.Welcome != "" {
 		m.conv.AddNotice(cfg.Welcome)
 	}
-	m.replayHistory(cfg.History)
+	m.replayHistory(cfg.History, cfg.PersonCommands)
 	for _, n := range cfg.Notes {
 		m.conv.AddNotice(n)
 	}
@@ -188,9 +196,6 @@ func New(cfg Config) *Model {
 func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.cfg.Bridge.wait(), m.requestBackground())
 }
-
-// directDoneMsg reports the end of a `!command` call.
-type directDoneMsg struct{ call agent.Call }
 
 // tickMsg paces spinners.
 type tickMsg time.Time
@@ -247,6 +252,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case questionMsg:
 		return m, tea.Batch(m.openQuestion(pendingQuestion(msg)), m.cfg.Bridge.wait())
 	case directDoneMsg:
+		m.directDone(msg)
 		return m, nil
 	case alwaysSavedMsg:
 		m.handleAlwaysSaved(msg)
@@ -343,7 +349,7 @@ func (m *Model) onEvent(ev agent.Event) {
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "ctrl+c":
-		if m.running {
+		if m.busy() {
 			m.interrupt()
 			m.quitAt = m.now()
 			m.say("Interrupted. Press Ctrl-C again to quit.")
@@ -360,7 +366,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			m.showHelp = false
 			return nil
 		}
-		if m.running {
+		if m.busy() {
 			m.interrupt()
 			m.say("Interrupted.")
 		}
@@ -498,10 +504,12 @@ func (m *Model) startPrompt(text string) tea.Cmd {
 	}, m.tick())
 }
 
+// interrupt stops the running turn and the person's running `!` commands.
 func (m *Model) interrupt() {
 	if m.cancel != nil {
 		m.cancel()
 	}
+	m.stopDirects()
 }
 
 func (m *Model) promptDone() tea.Cmd {
@@ -516,24 +524,6 @@ func (m *Model) promptDone() tea.Cmd {
 		return m.startPrompt(next)
 	}
 	return nil
-}
-
-// direct runs `!command` through the same pipeline as the agent's calls,
-// approval dialog included.
-func (m *Model) direct(command string) tea.Cmd {
-	if command == "" {
-		return nil
-	}
-	in, _ := json.Marshal(map[string]string{"command": command})
-	call := agent.Call{ID: fmt.Sprintf("direct_%d", m.now().UnixNano()), Name: "Bash", Input: in}
-	m.conv.AddUser("!" + command)
-	m.onEvent(agent.Event{Kind: agent.EventToolUse, Call: &call})
-	p, bridge := m.cfg.Pipeline, m.cfg.Bridge
-	return tea.Batch(func() tea.Msg {
-		res := p.Run(context.Background(), call)
-		bridge.Publish(agent.Event{Kind: agent.EventToolResult, Call: &call, Result: &res})
-		return directDoneMsg{call: call}
-	}, m.tick())
 }
 
 // cycleMode is Shift+Tab: default -> acceptEdits -> plan -> default. Other
@@ -582,8 +572,9 @@ func (m *Model) quit() tea.Cmd {
 	return tea.Quit
 }
 
-func (m *Model) replayHistory(h []provider.Message) {
-	for _, msg := range h {
+func (m *Model) replayHistory(h []provider.Message, person []agent.PersonCommand) {
+	for i, msg := range h {
+		person = m.replayPerson(person, i)
 		for _, b := range msg.Blocks {
 			switch {
 			case msg.Role == provider.RoleUser && b.Type == provider.BlockText && isNews(b.Text):
@@ -599,6 +590,7 @@ func (m *Model) replayHistory(h []provider.Message) {
 			}
 		}
 	}
+	m.replayPerson(person, len(h))
 }
 
 func firstLines(s string, n int) string {

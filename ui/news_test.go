@@ -52,7 +52,7 @@ func TestResumedNewsIsNotThePersonsMessage(t *testing.T) {
 	a := newApp(t, `{"turns":[{"text":"hi"}]}`, 80, 24, appOptions{})
 	a.m.replayHistory([]provider.Message{
 		{Role: provider.RoleUser, Blocks: []provider.Block{provider.TextBlock(block), provider.TextBlock("what happened?")}},
-	})
+	}, nil)
 	a.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	screen := ansi.Strip(a.m.render())
 	if strings.Contains(screen, "task-notification") || strings.Contains(screen, "<task-id>") {

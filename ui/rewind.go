@@ -145,7 +145,7 @@ func (m *Model) rewindDone(msg rewindDoneMsg) {
 	if msg.req.conversation && msg.convErr == nil {
 		// The history went back: show it as it is now.
 		m.conv = conversation.New()
-		m.replayHistory(m.cfg.Agent.History())
+		m.replayHistory(m.cfg.Agent.History(), nil)
 	}
 	var b strings.Builder
 	if msg.req.code {
