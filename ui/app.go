@@ -308,6 +308,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.input.update(msg)
 	case tea.KeyPressMsg:
+		if m.modalOpen() && msg.String() == "ctrl+c" {
+			m.denyAllAndInterrupt()
+			return m, nil
+		}
 		if m.modalOpen() {
 			return m, m.updateModal(msg)
 		}

@@ -106,6 +106,29 @@ func (m *Model) updateModal(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+// denyAllAndInterrupt is Ctrl-C while a dialog is open: every waiting
+// request is denied, the turn and the person's commands are interrupted,
+// and a second Ctrl-C soon after quits (onKey, with no dialog left).
+func (m *Model) denyAllAndInterrupt() {
+	for m.approvals.Current() != nil {
+		switch d := m.approvals.Pop().(type) {
+		case *approval.Dialog:
+			if ch, ok := m.replies[d]; ok {
+				ch <- agent.ApprovalReply{By: "person", Feedback: "The person pressed Ctrl-C: denied and interrupted."}
+				delete(m.replies, d)
+			}
+		case *approval.QuestionDialog:
+			if ch, ok := m.questions[d]; ok {
+				ch <- questionReply{err: askuser.ErrDeclined}
+				delete(m.questions, d)
+			}
+		}
+	}
+	m.interrupt()
+	m.quitAt = m.now()
+	m.say("Denied and interrupted. Press Ctrl-C again to quit.")
+}
+
 // handleAlwaysSaved reports where "Always" rules went.
 func (m *Model) handleAlwaysSaved(msg alwaysSavedMsg) {
 	if msg.err != nil {
