@@ -138,7 +138,10 @@ type Model struct {
 	flash    string
 	flashAt  time.Time
 	showHelp bool
-	ticking  bool
+	// helpScroll is the first line of the help page shown, when the page
+	// is taller than the screen.
+	helpScroll int
+	ticking    bool
 
 	tabs      []*tab
 	active    int // index into tabs; -1 shows the pipeline panel
@@ -351,6 +354,9 @@ func (m *Model) onEvent(ev agent.Event) {
 
 // onKey handles keys when no modal is open.
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if m.showHelp && m.helpKey(k.String()) {
+		return nil
+	}
 	switch k.String() {
 	case "ctrl+c":
 		if m.busy() {
@@ -408,7 +414,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.toggleMouse()
 		return nil
 	case "f1":
-		m.showHelp = !m.showHelp
+		m.showHelp, m.helpScroll = !m.showHelp, 0
 		return nil
 	case ptyview.LeaveKey:
 		m.toggleFocus()

@@ -22,7 +22,7 @@ func (m *Model) command(text string) tea.Cmd {
 	arg = strings.TrimSpace(arg)
 	switch name {
 	case "/help":
-		m.showHelp = true
+		m.showHelp, m.helpScroll = true, 0
 	case "/quit", "/exit":
 		return m.quit()
 	case "/clear":

@@ -1,6 +1,10 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/seed92b641c3/workbench/ptyview"
+)
 
 // keyMap is every binding of the main screen; the help view is generated
 // from it, so what is documented is what works.
@@ -21,26 +25,39 @@ type keyMap struct {
 	Copy        key.Binding
 	Mouse       key.Binding
 	Help        key.Binding
+	History     key.Binding
+	CycleTabs   key.Binding
+	ZoomTab     key.Binding
+	CloseTab    key.Binding
+	PaneFocus   key.Binding
+	// Stop is Esc as the help page names it: what it interrupts or closes.
+	Stop key.Binding
 }
 
 func defaultKeys() keyMap {
 	return keyMap{
 		Send:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Newline:     key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"), key.WithHelp("shift+enter", "new line")),
-		Queue:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "queue while the agent works")),
+		Queue:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "queue a message")),
 		Interrupt:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "interrupt the turn")),
 		Quit:        key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c ×2", "quit")),
 		CycleMode:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "cycle mode")),
 		TogglePanel: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "pipeline panel")),
 		ScrollUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up")),
 		ScrollDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
-		PrevTool:    key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "previous tool call")),
-		NextTool:    key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "next tool call")),
+		PrevTool:    key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "older tool call")),
+		NextTool:    key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "newer tool call")),
 		Expand:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "expand output")),
-		OpenOutput:  key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "view full output")),
-		Copy:        key.NewBinding(key.WithKeys(CopyKey), key.WithHelp(CopyKey, "copy output or answer")),
-		Mouse:       key.NewBinding(key.WithKeys(MouseKey), key.WithHelp(MouseKey, "mouse off: drag selects")),
+		OpenOutput:  key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "view the output")),
+		Copy:        key.NewBinding(key.WithKeys(CopyKey), key.WithHelp(CopyKey, "copy output")),
+		Mouse:       key.NewBinding(key.WithKeys(MouseKey), key.WithHelp(MouseKey, "mouse on/off")),
 		Help:        key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "help")),
+		History:     key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "input history")),
+		CycleTabs:   key.NewBinding(key.WithKeys("f2"), key.WithHelp("f2", "panel and tabs")),
+		ZoomTab:     key.NewBinding(key.WithKeys("f3"), key.WithHelp("f3", "zoom the tab")),
+		CloseTab:    key.NewBinding(key.WithKeys("f4"), key.WithHelp("f4", "close the tab")),
+		Stop:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "interrupt, close")),
+		PaneFocus:   key.NewBinding(key.WithKeys(ptyview.LeaveKey), key.WithHelp(ptyview.LeaveKey, "keyboard to pane")),
 	}
 }
 
@@ -49,11 +66,11 @@ func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Send, k.Newline, k.Interrupt, k.CycleMode, k.TogglePanel, k.Expand, k.Quit}
 }
 
-// FullHelp is the /help page.
-func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Send, k.Newline, k.Queue, k.Interrupt, k.Quit},
-		{k.CycleMode, k.TogglePanel, k.ScrollUp, k.ScrollDown},
-		{k.PrevTool, k.NextTool, k.Expand, k.OpenOutput, k.Copy, k.Mouse, k.Help},
+// FullHelp is every key of the help page (F1, /help), in reading order.
+func (k keyMap) FullHelp() []key.Binding {
+	return []key.Binding{
+		k.Send, k.Newline, k.Queue, k.History, k.Stop, k.Quit, k.CycleMode,
+		k.TogglePanel, k.ScrollUp, k.ScrollDown, k.PrevTool, k.NextTool, k.Expand, k.OpenOutput,
+		k.Copy, k.Mouse, k.CycleTabs, k.ZoomTab, k.CloseTab, k.PaneFocus, k.Help,
 	}
 }

@@ -110,7 +110,7 @@ func (m *Model) render() string {
 	case m.rewind != nil:
 		screen = m.overlay(screen, m.rewind.View(m.width-4, m.convHeight()))
 	case m.showHelp:
-		screen = m.overlay(screen, m.helpPage())
+		screen = m.overlay(screen, m.helpPage(m.dialogWidth(), m.convHeight()))
 	}
 	return screen
 }
@@ -169,19 +169,6 @@ func (m *Model) helpLine() string {
 	// The help model does not always keep within its width; cut what is
 	// left so the screen never grows wider than the terminal.
 	return ansi.Truncate(m.help.ShortHelpView(m.keys.ShortHelp()), m.width, "…")
-}
-
-func (m *Model) helpPage() string {
-	m.help.SetWidth(min(m.width-8, 100))
-	var b strings.Builder
-	b.WriteString(theme.Title.Render("Keys") + "\n\n")
-	b.WriteString(m.help.FullHelpView(m.keys.FullHelp()) + "\n\n")
-	b.WriteString(theme.Title.Render("Commands") + "\n\n")
-	for _, c := range slashCommands {
-		fmt.Fprintf(&b, "%s  %s\n", theme.KeyHint.Render(fmt.Sprintf("%-8s", c.name)), theme.Dim.Render(c.help))
-	}
-	b.WriteString("\n" + theme.Dim.Render("!command runs a shell command through the pipeline. Esc closes this page."))
-	return theme.Border.Padding(0, 1).Render(b.String())
 }
 
 // statusLine shows the mode, the model, tokens, what runs and what waits.
