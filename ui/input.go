@@ -12,9 +12,16 @@ import (
 	"github.com/seed92b641c3/workbench/theme"
 )
 
-// maxInputLines is how tall the input grows before it scrolls: enough for a
-// pasted paragraph without pushing the conversation off screen.
-const maxInputLines = 8
+// Sizes of the input.
+const (
+	// inputScreenShare is the part of the screen's height the input grows
+	// to before it scrolls: a pasted paragraph shows whole, and the
+	// conversation keeps two thirds.
+	inputScreenShare = 3
+	// maxInputContent bounds what the input holds, in screen lines: far
+	// more than a person types, enough for a pasted log.
+	maxInputContent = 100_000
+)
 
 // slashCommand is one `/` command with the help shown while completing.
 type slashCommand struct {
@@ -64,8 +71,20 @@ func newInput() input {
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Prompt = "› "
+	// The mark shows where the message starts; the lines after it are
+	// indented under it.
+	ta.SetPromptFunc(2, func(p textarea.PromptInfo) string {
+		if p.LineNumber == 0 {
+			return "› "
+		}
+		return "  "
+	})
 	ta.Placeholder = "Ask the agent, !command to run a shell command, / for commands"
 	ta.CharLimit = 0
+	// The editor grows with its content (soft-wrapped lines too) from its
+	// first line, up to a third of the screen (setSize), then scrolls.
+	ta.DynamicHeight, ta.MinHeight, ta.MaxHeight = true, 1, 1
+	ta.MaxContentHeight = maxInputContent
 	ta.SetHeight(1)
 	// No forced background, a steady cursor: see inputStyles.
 	ta.SetStyles(inputStyles())
@@ -76,7 +95,8 @@ func newInput() input {
 	return input{ta: ta}
 }
 
-func (in *input) setWidth(w int) {
+// setSize fits the editor to a terminal w columns wide and h rows high.
+func (in *input) setSize(w, h int) {
 	in.width = w
 	// A narrow terminal gets a placeholder that fits.
 	if w < 70 {
@@ -84,17 +104,8 @@ func (in *input) setWidth(w int) {
 	} else {
 		in.ta.Placeholder = "Ask the agent, !command to run a shell command, / for commands"
 	}
-	in.ta.SetWidth(w)
-	in.fit()
-}
-
-// fit grows the editor with its content, up to maxInputLines.
-func (in *input) fit() {
-	lines := in.ta.LineCount()
-	if lines < 1 {
-		lines = 1
-	}
-	in.ta.SetHeight(min(lines, maxInputLines))
+	in.ta.MaxHeight = max(1, h/inputScreenShare)
+	in.ta.SetWidth(w) // lays the height out again for the content
 }
 
 func (in *input) value() string { return in.ta.Value() }
@@ -102,12 +113,10 @@ func (in *input) value() string { return in.ta.Value() }
 func (in *input) reset() {
 	in.ta.Reset()
 	in.histPos = len(in.history)
-	in.fit()
 }
 
 func (in *input) setValue(s string) {
 	in.ta.SetValue(s)
-	in.fit()
 }
 
 // remember adds a sent entry to the history.
@@ -151,7 +160,6 @@ func (in *input) browse(delta int) bool {
 func (in *input) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	in.ta, cmd = in.ta.Update(msg)
-	in.fit()
 	return cmd
 }
 

@@ -55,7 +55,7 @@ func (m *Model) layout() {
 	if m.width == 0 {
 		return
 	}
-	m.input.setWidth(m.width)
+	m.input.setSize(m.width, m.height)
 	cw := min(m.convWidth(), convMaxWidth)
 	if m.panelWidth() > 0 {
 		cw-- // a blank column before the separator
