@@ -315,6 +315,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.denyAllAndInterrupt()
 			return m, nil
 		}
+		if m.modalOpen() && m.scrollBehind(msg.String()) {
+			return m, nil
+		}
 		if m.modalOpen() {
 			return m, m.updateModal(msg)
 		}
@@ -385,7 +388,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.cycleMode()
 		return nil
 	case "ctrl+t":
-		m.showPanel, m.panelSet = !m.showPanel, true
+		m.togglePanel()
 		return nil
 	case "pgup":
 		m.conv.ScrollBy(-(m.convHeight() - 2))
@@ -394,6 +397,11 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.conv.ScrollBy(m.convHeight() - 2)
 		return nil
 	case "ctrl+p":
+		if !m.conv.HasSelection() {
+			// The first ctrl+p selects the newest call, wherever the
+			// conversation was scrolled to.
+			m.conv.ScrollToBottom()
+		}
 		m.conv.SelectPrev()
 		return nil
 	case "ctrl+n":
@@ -403,11 +411,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.conv.ToggleExpand()
 		return nil
 	case "ctrl+v":
-		if _, spill, ok := m.conv.Selected(); ok && spill != nil {
-			return m.openFile(spill.Path, spill)
-		}
-		m.say("Select a tool call whose output was spilled (ctrl+p / ctrl+n) to view it.")
-		return nil
+		return m.openSelected()
 	case CopyKey:
 		return m.copySelection()
 	case MouseKey:
@@ -448,6 +452,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 	case "enter":
+		if m.conv.HasSelection() && strings.TrimSpace(m.input.value()) == "" {
+			return m.openSelected()
+		}
 		return m.submit()
 	}
 	return m.input.update(k)

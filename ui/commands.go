@@ -53,7 +53,7 @@ func (m *Model) command(text string) tea.Cmd {
 	case "/model":
 		m.say(fmt.Sprintf("Provider %s, model %s (set with --provider and --model)", m.cfg.Agent.Provider(), m.cfg.Agent.Model()))
 	case "/trace":
-		m.showPanel, m.panelSet = !m.showPanel, true
+		m.togglePanel()
 	case "/resume":
 		if arg == "" {
 			m.conv.AddNotice(m.sessionList())

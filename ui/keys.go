@@ -74,3 +74,21 @@ func (k keyMap) FullHelp() []key.Binding {
 		k.Copy, k.Mouse, k.CycleTabs, k.ZoomTab, k.CloseTab, k.PaneFocus, k.Help,
 	}
 }
+
+// FocusHelp is the hint line for whatever has the keyboard when it is not
+// the input: a dialog, the help page, a pane or the viewer. Nil means the
+// input has it (ShortHelp).
+func (k keyMap) FocusHelp(dialog, helpPage, pane bool) []key.Binding {
+	hint := func(keys, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc))
+	}
+	switch {
+	case dialog:
+		return []key.Binding{hint("ctrl+c", "deny and interrupt"), hint("shift+pgup/pgdn", "scroll the conversation")}
+	case helpPage:
+		return []key.Binding{hint("esc", "close"), hint("↑/↓ pgup/pgdn", "scroll")}
+	case pane:
+		return []key.Binding{hint(ptyview.LeaveKey, "back to the input"), k.CycleTabs, k.ZoomTab, k.CloseTab}
+	}
+	return nil
+}

@@ -22,7 +22,7 @@ func (m *Model) resize(w, h int) {
 }
 
 func (m *Model) panelWidth() int {
-	if (!m.showPanel && m.activeTab() == nil) || m.width < 60 {
+	if (!m.showPanel && m.activeTab() == nil) || m.width < panelMinWidth {
 		return 0
 	}
 	return max(30, int(float64(m.width)*panelShare))
@@ -128,47 +128,18 @@ func (m *Model) dialogWidth() int {
 	return max(w, 20)
 }
 
-// overlay draws a dialog centred over the conversation area, keeping the
-// screen around it visible.
-func (m *Model) overlay(screen, dialog string) string {
-	lines := strings.Split(screen, "\n")
-	dlines := strings.Split(dialog, "\n")
-	dw := lipgloss.Width(dialog)
-	// Centred on the conversation when it fits there, so the panel's live
-	// trace of the call being asked about stays visible.
-	x := max(0, (m.width-dw)/2)
-	if cw := m.convWidth(); dw <= cw {
-		x = (cw - dw) / 2
-	}
-	y := max(0, (m.convHeight()-len(dlines))/2)
-	for i, dl := range dlines {
-		row := y + i
-		if row >= len(lines) {
-			break
-		}
-		base := lines[row]
-		// A blank column on each side, so no word fragments touch the border.
-		left := ansi.Truncate(base, max(0, x-1), "")
-		if pad := x - ansi.StringWidth(left); pad > 0 {
-			left += strings.Repeat(" ", pad)
-		}
-		right := ansi.TruncateLeft(base, x+ansi.StringWidth(dl)+1, "")
-		if right != "" || x+ansi.StringWidth(dl) < m.width {
-			right = " " + right
-		}
-		lines[row] = left + "\x1b[0m" + dl + "\x1b[0m" + right
-	}
-	return strings.Join(lines, "\n")
-}
-
 func (m *Model) helpLine() string {
 	if m.flash != "" && m.now().Sub(m.flashAt) < 5*quitWindow {
 		return lipgloss.NewStyle().Foreground(theme.Warning).MaxWidth(m.width).Render(m.flash)
 	}
 	m.help.SetWidth(m.width)
+	keys := m.keys.FocusHelp(m.modalOpen(), m.showHelp, m.paneFocus && m.activeTab() != nil)
+	if keys == nil {
+		keys = m.keys.ShortHelp()
+	}
 	// The help model does not always keep within its width; cut what is
 	// left so the screen never grows wider than the terminal.
-	return ansi.Truncate(m.help.ShortHelpView(m.keys.ShortHelp()), m.width, "…")
+	return ansi.Truncate(m.help.ShortHelpView(keys), m.width, "…")
 }
 
 // statusLine shows the mode, the model, tokens, what runs and what waits.

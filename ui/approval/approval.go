@@ -326,6 +326,11 @@ func (d *Dialog) scrollKey(msg tea.KeyPressMsg) bool {
 	return true
 }
 
+// Scrolls reports whether the dialog's body is longer than it shows, as
+// last drawn: then the page keys are the dialog's, and otherwise the root
+// lets them scroll the conversation behind it.
+func (d *Dialog) Scrolls() bool { return d.bodyLen > d.bodyRows }
+
 func (d *Dialog) scrollBy(n int) {
 	d.scroll = max(0, min(d.scroll+n, d.bodyLen-d.bodyRows))
 }
