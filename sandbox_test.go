@@ -92,6 +92,7 @@ func TestH16_UnavailableSandboxNoticeAndRequired(t *testing.T) {
 func TestH16_AbsentSettingsCannotBeMadeByACommand(t *testing.T) {
 	c := newCLI(t)
 	sandboxProject(t, c) // it has .workbench, but neither .claude nor .git
+	c.write(".workbench/settings.json", `{"sandbox": {"sealWorkspaceRoot": true}}`)
 	// Spellings the analysis cannot see, so the sandbox is what refuses.
 	for _, cmd := range []string{
 		`python3 -c \"import os; os.mkdir('.cla'+'ude'); open('.cla'+'ude/settings.json','w').write('{}')\"`,

@@ -61,6 +61,11 @@ type Policy struct {
 	AllowedDomains []string
 	// Required refuses to run commands when the sandbox is unavailable.
 	Required bool
+	// SealRoots seals a workspace root that lacks .workbench, .claude or
+	// .git (sandbox.sealWorkspaceRoot): no directory or link may be made
+	// directly in it, so none of those can be created, at the cost of
+	// `mkdir build`, `npm install` and `git init` there. Off by default.
+	SealRoots bool
 	// AllowAllUnixSockets lets sandboxed commands create Unix sockets
 	// (sandbox.allowAllUnixSockets). Off, they cannot reach the servers
 	// behind socket files (tmux, ssh-agent, the session bus, docker),
@@ -182,6 +187,8 @@ type Resolved struct {
 	Write, ReadOnly, Hide []string
 	// Roots are the workspace roots, real: never hidden by a rule.
 	Roots []string
+	// SealRoots is Policy.SealRoots.
+	SealRoots bool
 	// Sealed are the roots where no directory, symbolic link or other
 	// non-regular file may be made directly (see sealNames), decided at
 	// each command's start.
@@ -207,7 +214,7 @@ type Resolved struct {
 // git directory in a root gets a hooks directory if it has none, so a hook
 // cannot be planted in one created later.
 func (p Policy) Resolve() (Resolved, error) {
-	r := Resolved{Mode: p.Mode, Net: p.Net(), Domains: slices.Clone(p.AllowedDomains), UnixSockets: p.AllowAllUnixSockets}
+	r := Resolved{Mode: p.Mode, Net: p.Net(), Domains: slices.Clone(p.AllowedDomains), UnixSockets: p.AllowAllUnixSockets, SealRoots: p.SealRoots}
 	if r.Mode == "" {
 		r.Mode = WorkspaceWrite
 	}
@@ -302,7 +309,7 @@ func (p Policy) Resolve() (Resolved, error) {
 func (r Resolved) protectedNow() (readOnly, sealed []string) {
 	for _, root := range r.Roots {
 		readOnly = append(readOnly, protectedIn(root)...)
-		if r.Mode == WorkspaceWrite && r.sealable(root) && slices.ContainsFunc(sealNames, func(n string) bool {
+		if r.SealRoots && r.Mode == WorkspaceWrite && r.sealable(root) && slices.ContainsFunc(sealNames, func(n string) bool {
 			_, err := os.Lstat(filepath.Join(root, n))
 			return err != nil
 		}) {

@@ -35,6 +35,7 @@ func newSessionSandbox(dir string, s *settings.Settings, policy *permission.Poli
 		AllowedDomains:      cfg.AllowedDomains,
 		Required:            cfg.Required,
 		AllowAllUnixSockets: cfg.AllowAllUnixSockets,
+		SealRoots:           cfg.SealWorkspaceRoot,
 	}, sandbox.Options{
 		Dial: web.CheckedDial(nil, func(host string) bool { return namesHost(policy, host) }),
 	})

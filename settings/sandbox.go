@@ -37,6 +37,9 @@ type Sandbox struct {
 	// which reach servers outside the sandbox (Claude Code's
 	// network.allowAllUnixSockets).
 	AllowAllUnixSockets *bool `json:"allowAllUnixSockets,omitempty"`
+	// SealWorkspaceRoot seals a root lacking .workbench, .claude or .git,
+	// so a command cannot create them (nor any directory directly there).
+	SealWorkspaceRoot *bool `json:"sealWorkspaceRoot,omitempty"`
 }
 
 // claudeSandbox is Claude Code's "sandbox" object; the keys that mean what
@@ -94,7 +97,7 @@ func parseSandbox(path string, data, raw []byte, claude bool) (*Sandbox, error) 
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
 			return nil, fail([]string{"sandbox", name}, "sandbox."+name,
-				"unknown sandbox setting (one of mode, network, allowedDomains, allowWrite, denyRead, autoAllow, allowUnsandboxedCommands, required, person, allowAllUnixSockets)")
+				"unknown sandbox setting (one of mode, network, allowedDomains, allowWrite, denyRead, autoAllow, allowUnsandboxedCommands, required, person, allowAllUnixSockets, sealWorkspaceRoot)")
 		default:
 			return nil, fail([]string{"sandbox"}, "sandbox", err.Error())
 		}
@@ -130,6 +133,7 @@ type SandboxSettings struct {
 	Required                 bool
 	Person                   bool
 	AllowAllUnixSockets      bool
+	SealWorkspaceRoot        bool
 }
 
 // defaultSandbox is the sandbox with nothing set: on, no network, escapes
@@ -157,6 +161,7 @@ func (s *Settings) mergeSandbox(projectDir string, l Layer) {
 	set(&s.Sandbox.Required, sb.Required)
 	set(&s.Sandbox.Person, sb.Person)
 	set(&s.Sandbox.AllowAllUnixSockets, sb.AllowAllUnixSockets)
+	set(&s.Sandbox.SealWorkspaceRoot, sb.SealWorkspaceRoot)
 	s.Sandbox.AllowedDomains = append(s.Sandbox.AllowedDomains, sb.AllowedDomains...)
 	abs := func(p string) string {
 		if p == "~" || strings.HasPrefix(p, "~/") || filepath.IsAbs(p) {

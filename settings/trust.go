@@ -191,6 +191,7 @@ func tighterSandbox(sb Sandbox) (tight Sandbox, loose []string) {
 	keep("allowAllUnixSockets", sb.AllowAllUnixSockets, &tight.AllowAllUnixSockets, isFalse)
 	keep("required", sb.Required, &tight.Required, isTrue)
 	keep("person", sb.Person, &tight.Person, isTrue)
+	keep("sealWorkspaceRoot", sb.SealWorkspaceRoot, &tight.SealWorkspaceRoot, isTrue)
 	if len(sb.AllowedDomains) > 0 {
 		loose = append(loose, "allowedDomains "+strings.Join(sb.AllowedDomains, ", "))
 	}
