@@ -35,6 +35,13 @@ type launchSpec struct {
 	Probe bool `json:"probe,omitempty"`
 }
 
+// init makes every binary that links this package its own launcher before
+// any later package does its work: the workbench binary and each test
+// binary alike. A test binary without it, started as the launcher, ran its
+// whole test suite instead of the command, and each of those runs started
+// more launchers.
+func init() { Dispatch() }
+
 // Dispatch runs the launcher and never returns when this process was
 // started as one (os.Args[1] is Subcommand); otherwise it returns at once.
 // main calls it before any other work, and so does the TestMain of a

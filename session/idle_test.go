@@ -32,7 +32,8 @@ func idleProject(t *testing.T) (*Config, string, string) {
 	if err := os.WriteFile(script, []byte(`{"turns":[{"text":"done"}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Load(Options{Dir: dir})
+	// The hook is the project's own: it runs in a project the person trusts.
+	c, err := Load(Options{Dir: dir, TrustProject: true})
 	if err != nil {
 		t.Fatal(err)
 	}
