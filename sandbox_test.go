@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/seed92b641c3/workbench/internal/scratch"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,13 +14,8 @@ import (
 // the sandbox leaves writable) and returns a directory beside it.
 func sandboxProject(t *testing.T, c *cli) (outside string) {
 	t.Helper()
-	wd, _ := os.Getwd()
-	base, err := os.MkdirTemp(wd, ".h16-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	base, _ = filepath.EvalSymlinks(base)
+	// Outside every temp directory, even when the checkout is in one.
+	base, _ := filepath.EvalSymlinks(scratch.Dir(t))
 	c.project, outside = filepath.Join(base, "project"), filepath.Join(base, "outside")
 	os.Mkdir(c.project, 0o755)
 	os.Mkdir(outside, 0o755)
