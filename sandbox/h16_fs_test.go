@@ -296,17 +296,7 @@ c = socket.socket(socket.AF_UNIX); c.connect(os.environ['SSH_AUTH_SOCK']); print
 func TestH16_AWorktreeCommitsWhileItsRepositoryStaysClosed(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	main := filepath.Join(f.outside, "main")
-	wt := filepath.Join(f.ws, "wt")
-	for _, args := range [][]string{
-		{"init", "-q", main},
-		{"-C", main, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "root"},
-		{"-C", main, "worktree", "add", "-q", "-b", "work", wt},
-	} {
-		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	main, wt := newWorktree(t, f)
 	p := f.policy()
 	p.Roots = []string{wt}
 	s := newSandbox(t, p, Options{})
@@ -354,8 +344,22 @@ func TestH16_ProtectedDirectoriesCannotBeMovedAside(t *testing.T) {
 func TestH16_AWorktreesGitFileStaysReadOnly(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	main := filepath.Join(f.outside, "main")
-	wt := filepath.Join(f.ws, "wt")
+	_, wt := newWorktree(t, f)
+	before, _ := os.ReadFile(filepath.Join(wt, ".git"))
+	p := f.policy()
+	p.Roots = []string{wt}
+	s := newSandbox(t, p, Options{})
+	mustFail(t, s, wt, `mkdir -p /tmp/evil-git/hooks && echo 'gitdir: /tmp/evil-git' > .git`)
+	if after, _ := os.ReadFile(filepath.Join(wt, ".git")); string(after) != string(before) {
+		t.Errorf("the worktree's .git file changed to %q", after)
+	}
+}
+
+// newWorktree makes a repository outside the workspace and a worktree of it
+// inside, and returns both.
+func newWorktree(t *testing.T, f fixture) (main, wt string) {
+	t.Helper()
+	main, wt = filepath.Join(f.outside, "main"), filepath.Join(f.ws, "wt")
 	for _, args := range [][]string{
 		{"init", "-q", main},
 		{"-C", main, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "root"},
@@ -365,12 +369,5 @@ func TestH16_AWorktreesGitFileStaysReadOnly(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	before, _ := os.ReadFile(filepath.Join(wt, ".git"))
-	p := f.policy()
-	p.Roots = []string{wt}
-	s := newSandbox(t, p, Options{})
-	mustFail(t, s, wt, `mkdir -p /tmp/evil-git/hooks && echo 'gitdir: /tmp/evil-git' > .git`)
-	if after, _ := os.ReadFile(filepath.Join(wt, ".git")); string(after) != string(before) {
-		t.Errorf("the worktree's .git file changed to %q", after)
-	}
+	return main, wt
 }
