@@ -91,7 +91,9 @@ func TestE2E_PersonCommandsAreThePersons(t *testing.T) {
 
 	// --continue shows them again; with sandbox.person the sandbox holds.
 	c.write(".workbench/settings.json", `{"sandbox": {"person": true}}`)
-	r = startTmuxWithState(t, c.project, c.state, 100, 30, "--continue", "--script", s1)
+	// Wide enough that the command line, whose path may be long where the
+	// scratch directory is, is not wrapped.
+	r = startTmuxWithState(t, c.project, c.state, 200, 30, "--continue", "--script", s1)
 	screen := r.waitFor("the resumed session", func(s string) bool { return strings.Contains(s, "Resumed session") })
 	if !strings.Contains(screen, "!touch "+planted) || !strings.Contains(screen, "planted-42") || !strings.Contains(screen, "!sleep "+marker) {
 		t.Errorf("--continue must show the person's commands:\n%s", screen)
