@@ -111,6 +111,10 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 	if u.splitString {
 		w.unknownFor(whySplitString)
 	}
+	if n > 0 && inputCode(vals[:n], unwrapped) {
+		w.unknownFor(whyInputScript)
+		w.a.anyProgram = true
+	}
 	for _, s := range u.scripts {
 		w.scriptExtras(s, &p, d)
 	}
@@ -352,24 +356,36 @@ func readsStdinScript(vals []string) bool {
 	if len(vals) == 0 || !shells[path.Base(vals[0])] {
 		return false
 	}
+	stdin := false // -s: the operands are arguments, the script is stdin
 	for i := 1; i < len(vals); i++ {
 		v := vals[i]
 		switch {
 		case v == "-o" || v == "+o" || v == "-O" || v == "+O":
 			i++
-		case v == "-s" || v == "--":
+		case v == "--":
+			if stdin || i+1 == len(vals) {
+				return true
+			}
+			return readsScriptFile(vals[i+1])
 		case strings.HasPrefix(v, "--"):
 		case len(v) > 1 && (v[0] == '-' || v[0] == '+'):
 			if strings.IndexByte(v, 'c') >= 0 {
 				return false
 			}
-		case v == "-" || v == "/dev/stdin" || v == "/dev/fd/0" || v == "/proc/self/fd/0":
-			return true // the script file is standard input
+			stdin = stdin || (v[0] == '-' && strings.IndexByte(v, 's') >= 0)
+		case stdin:
+			return true
 		default:
-			return false // a script file
+			return readsScriptFile(v)
 		}
 	}
 	return true
+}
+
+// readsScriptFile reports whether a shell's script file operand is its
+// standard input.
+func readsScriptFile(v string) bool {
+	return v == "-" || v == "/dev/stdin" || v == "/dev/fd/0" || v == "/proc/self/fd/0"
 }
 
 // stdinScript returns the commands a shell reads from its here-document or
@@ -442,6 +458,9 @@ func innerScript(vals []string) (string, bool) {
 	}
 	switch path.Base(vals[0]) {
 	case "eval":
+		if vals[1] == "--" {
+			vals = vals[1:] // eval takes -- as the end of its options
+		}
 		for _, v := range vals[1:] {
 			if strings.IndexByte(v, opaque) >= 0 {
 				return "", false

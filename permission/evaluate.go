@@ -477,7 +477,7 @@ func (p *Policy) allowedBy(e *evaluation) string {
 		}
 		for _, pt := range a.parts {
 			items++
-			if pt.builtin {
+			if pt.builtin && !pt.envPrefix {
 				continue // changes nothing, needs no rule
 			}
 			if pt.envPrefix || !use(p.partAllowRule(e, pt)) {

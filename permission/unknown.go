@@ -73,15 +73,16 @@ func (s *unknownScan) flag(why string) {
 
 // Reasons an unknown part gives, for messages.
 const (
-	whyArithmetic = "an arithmetic expression evaluates a value only known when it runs (bash evaluates array subscripts in it, which can run commands)"
-	whyIndirect   = "${!name} expands a variable whose name is only known when it runs"
-	whyPrompt     = "${name@P} expands a value as a prompt, which can run commands"
-	whyExtGlob    = "an extended glob pattern holds an expansion the analysis cannot see into"
-	whyShopt      = "shopt changes how later words are read (extglob, expand_aliases)"
-	whyNameRef    = "declare -n and -i make later assignments and expansions evaluate values"
-	whyVarName    = "a builtin takes a variable name (with a subscript bash evaluates) only known when it runs"
-	whyIFS        = "IFS is changed, so the words of later expansions cannot be known"
-	whyNode       = "the line uses shell syntax the analysis does not handle"
+	whyArithmetic  = "an arithmetic expression evaluates a value only known when it runs (bash evaluates array subscripts in it, which can run commands)"
+	whyIndirect    = "${!name} expands a variable whose name is only known when it runs"
+	whyPrompt      = "${name@P} expands a value as a prompt, which can run commands"
+	whyExtGlob     = "an extended glob pattern holds an expansion the analysis cannot see into"
+	whyShopt       = "shopt changes how later words are read (extglob, expand_aliases)"
+	whyNameRef     = "declare -n and -i make later assignments and expansions evaluate values"
+	whyVarName     = "a builtin takes a variable name (with a subscript bash evaluates) only known when it runs"
+	whyIFS         = "IFS is changed, so the words of later expansions cannot be known"
+	whyNode        = "the line uses shell syntax the analysis does not handle"
+	whyQuotedParam = "single quotes inside a double-quoted ${...} are plain characters to bash, so the expansions between them run"
 )
 
 // walk checks every node under n. ints are the variables known to hold
@@ -99,7 +100,7 @@ func (s *unknownScan) walk(n syntax.Node, ints map[string]bool) {
 		case nil, *syntax.File, *syntax.Comment, *syntax.Stmt, *syntax.Redirect, *syntax.CallExpr,
 			*syntax.Subshell, *syntax.Block, *syntax.IfClause, *syntax.WhileClause,
 			*syntax.BinaryCmd, *syntax.FuncDecl, *syntax.Word, *syntax.Lit,
-			*syntax.SglQuoted, *syntax.DblQuoted, *syntax.CmdSubst, *syntax.CaseClause,
+			*syntax.SglQuoted, *syntax.CmdSubst, *syntax.CaseClause,
 			*syntax.CaseItem, *syntax.ArrayExpr, *syntax.ProcSubst, *syntax.TimeClause,
 			*syntax.CoprocClause, *syntax.ParenTest, *syntax.BraceExp:
 		case *syntax.ForClause:
@@ -112,6 +113,10 @@ func (s *unknownScan) walk(n syntax.Node, ints map[string]bool) {
 					s.walk(st, inner)
 				}
 				return false
+			}
+		case *syntax.DblQuoted:
+			if quotesInQuotedParam(n) {
+				s.flag(whyQuotedParam)
 			}
 		case *syntax.CStyleLoop:
 		case *syntax.Assign:
@@ -418,4 +423,48 @@ func literalParts(b *strings.Builder, parts []syntax.WordPart) bool {
 		}
 	}
 	return true
+}
+
+// quotesInQuotedParam reports whether a double-quoted word holds a ${...}
+// whose word has single quotes around an expansion: bash takes those
+// quotes as plain characters there and runs what is between them
+// (`"${x:-'$(touch P)'}"`), while the parser reads them as quotes. A
+// command substitution inside starts a context of its own and is checked
+// when the walk reaches it.
+func quotesInQuotedParam(dq *syntax.DblQuoted) bool {
+	found := false
+	var inWord func(w *syntax.Word)
+	inWord = func(w *syntax.Word) {
+		if w == nil {
+			return
+		}
+		for _, p := range w.Parts {
+			switch p := p.(type) {
+			case *syntax.SglQuoted:
+				if strings.ContainsAny(p.Value, "$`") {
+					found = true
+				}
+			case *syntax.DblQuoted:
+				found = found || quotesInQuotedParam(p)
+			}
+		}
+	}
+	for _, part := range dq.Parts {
+		syntax.Walk(part, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				return false
+			case *syntax.ParamExp:
+				if n.Exp != nil {
+					inWord(n.Exp.Word)
+				}
+				if n.Repl != nil {
+					inWord(n.Repl.Orig)
+					inWord(n.Repl.With)
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
