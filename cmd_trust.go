@@ -43,7 +43,16 @@ func runTrust(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	file := settings.TrustFile(settings.DefaultPaths(cfg.ProjectDir))
-	if _, err := settings.SetTrust(file, cfg.ProjectDir, !*revoke); err != nil {
+	if *revoke {
+		_, err = settings.SetTrust(file, cfg.ProjectDir, false)
+	} else if cfg.Settings.Digest != "" {
+		// What is listed below is what is trusted, not what a file says a
+		// moment later.
+		err = settings.SetTrustAsShown(file, cfg.ProjectDir, cfg.Settings.Digest)
+	} else {
+		_, err = settings.SetTrust(file, cfg.ProjectDir, true)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "workbench trust: %v\n", err)
 		return exitError
 	}
@@ -51,7 +60,7 @@ func runTrust(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "No longer trusted: %s. Its settings files count only where they restrict.\n", cfg.ProjectDir)
 		return exitOK
 	}
-	fmt.Fprintf(stdout, "Trusted: %s. Its settings files apply whole from the next session on.\n", cfg.ProjectDir)
+	fmt.Fprintf(stdout, "Trusted: %s. Its settings files apply whole from the next session on, until what they ask for changes.\n", cfg.ProjectDir)
 	for _, w := range cfg.Settings.Withheld {
 		fmt.Fprintf(stdout, "  %s: %s\n", w.Path, strings.Join(w.Parts, "; "))
 	}
@@ -65,7 +74,11 @@ func askTrust(cfg *session.Config, in *os.File, out io.Writer) bool {
 	if len(cfg.Settings.Withheld) == 0 || !term.IsTerminal(in.Fd()) {
 		return false
 	}
-	fmt.Fprintf(out, "This project's settings files would run commands or widen what the agent may do:\n\n")
+	if cfg.Settings.Withheld[0].Changed {
+		fmt.Fprintf(out, "This project's settings files changed since you trusted it. They now ask for:\n\n")
+	} else {
+		fmt.Fprintf(out, "This project's settings files would run commands or widen what the agent may do:\n\n")
+	}
 	for _, w := range cfg.Settings.Withheld {
 		fmt.Fprintf(out, "  %s\n", w.Path)
 		for _, p := range w.Parts {
@@ -88,7 +101,7 @@ func askTrust(cfg *session.Config, in *os.File, out io.Writer) bool {
 		fmt.Fprintln(out, "Not trusted; starting without those parts.")
 		return false
 	}
-	if _, err := settings.SetTrust(settings.TrustFile(settings.DefaultPaths(cfg.ProjectDir)), cfg.ProjectDir, true); err != nil {
+	if err := settings.SetTrustAsShown(settings.TrustFile(settings.DefaultPaths(cfg.ProjectDir)), cfg.ProjectDir, cfg.Settings.Digest); err != nil {
 		fmt.Fprintf(out, "Could not record the trust: %v\n", err)
 		return false
 	}

@@ -32,6 +32,7 @@ func newClaudeUser(t *testing.T) *claudeUser {
 	}
 	copyTree(t, filepath.Join("testdata", "claude", "project"), c.project)
 	copyTree(t, filepath.Join("testdata", "claude", "home"), home)
+	c.trust()
 	t.Setenv("HOME", home)
 	t.Setenv("ANTHROPIC_API_KEY", "")
 	t.Setenv("OPENAI_API_KEY", "")

@@ -19,6 +19,9 @@ type cli struct {
 	t       *testing.T
 	project string
 	state   string
+	// untrusting stops write from trusting the project's settings files
+	// as the test writes them (TestTrust_* works on an untrusted clone).
+	untrusting bool
 }
 
 func newCLI(t *testing.T) *cli {
@@ -53,7 +56,20 @@ func (c *cli) write(rel, content string) string {
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		c.t.Fatal(err)
 	}
+	// The person trusts the settings they write themselves; trust follows
+	// content, so it is recorded again. A file that does not parse is left
+	// for the test to see refused.
+	if !c.untrusting && strings.HasPrefix(filepath.Base(rel), "settings") &&
+		(strings.HasPrefix(rel, ".claude/") || strings.HasPrefix(rel, ".workbench/")) {
+		c.trust()
+	}
 	return p
+}
+
+// trust records the person's trust in the project's settings files as they
+// are now, as `workbench trust` does.
+func (c *cli) trust() {
+	settings.SetTrust(settings.TrustFile(settings.DefaultPaths(c.project)), c.project, true)
 }
 
 func traceLines(t *testing.T, stderr string) []map[string]any {

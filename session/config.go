@@ -133,7 +133,10 @@ func Load(o Options) (*Config, error) {
 	dir = settings.ProjectRoot(work, home)
 	paths := settings.DefaultPaths(dir)
 	paths.Extra = o.SettingsFile
-	paths.Untrusted = !o.TrustProject && !settings.IsTrusted(settings.TrustFile(paths), dir)
+	if !o.TrustProject && !settings.IsTrusted(settings.TrustFile(paths), dir) {
+		paths.Untrusted = true
+		paths.TrustChanged = settings.TrustChanged(settings.TrustFile(paths), dir)
+	}
 	s, err := settings.Load(dir, paths, o.NoClaudeSettings)
 	if err != nil {
 		return nil, err

@@ -65,6 +65,9 @@ type Settings struct {
 	// Withheld is what the project's own files asked for and did not get,
 	// because the person has not trusted the project (Paths.Untrusted).
 	Withheld []Withheld
+	// Digest is ProjectDigest of the files as they were read, so a trust
+	// question records what the person was shown.
+	Digest string
 	// Files lists every settings path that applies, read or not: writes to
 	// them always ask (H4), so an agent cannot widen its own permissions.
 	Files []string
@@ -115,6 +118,11 @@ func Load(projectDir string, p Paths, noClaude bool) (*Settings, error) {
 	}
 	list = append(list, candidate{p.Project, false, false}, candidate{p.Local, false, false})
 	s := &Settings{Rules: map[permission.Behavior][]SourcedRule{}, Env: map[string]string{}, Sandbox: defaultSandbox()}
+	if p.Untrusted {
+		// Only an untrusted project's question needs it; a file that does
+		// not parse is reported by the reading below.
+		s.Digest, _ = ProjectDigest(projectDir)
+	}
 	for _, c := range list {
 		if c.path != "" {
 			s.Files = append(s.Files, c.path)
@@ -142,7 +150,7 @@ func Load(projectDir string, p Paths, noClaude bool) (*Settings, error) {
 		if p.Untrusted && !c.personal {
 			var parts []string
 			if l, parts = restrictOnly(l); len(parts) > 0 {
-				w := Withheld{Path: c.path, Parts: parts}
+				w := Withheld{Path: c.path, Parts: parts, Changed: p.TrustChanged}
 				s.Withheld = append(s.Withheld, w)
 				s.Notices = append(s.Notices, w.String())
 			}

@@ -298,6 +298,9 @@ type Paths struct {
 	// ClaudeProject, ClaudeLocal) for what they restrict only: the person
 	// has not trusted the project (see TrustFile).
 	Untrusted bool
+	// TrustChanged says why the project is untrusted: the person trusted
+	// it once and its files changed since (see ProjectDigest).
+	TrustChanged bool
 }
 
 // DefaultPaths returns where settings live for a project directory.

@@ -37,6 +37,9 @@ type trustRecord struct {
 
 type trustEntry struct {
 	Trusted time.Time `json:"trusted"`
+	// Digest is ProjectDigest of the files the person trusted. An entry
+	// without one (written before trust followed content) trusts nothing.
+	Digest string `json:"digest,omitempty"`
 }
 
 // trustKey is a project's real path, so a symbolic link to it is the same
@@ -66,32 +69,82 @@ func readTrust(file string) (trustRecord, error) {
 	return r, nil
 }
 
-// IsTrusted reports whether the person has trusted the project. A trust
-// file that cannot be read trusts nothing.
+// IsTrusted reports whether the person has trusted the project as its
+// settings files are now. A trust file that cannot be read trusts nothing.
 func IsTrusted(file, projectDir string) bool {
-	r, err := readTrust(file)
-	if err != nil {
+	e, ok := trusted(file, projectDir)
+	if !ok || e.Digest == "" {
 		return false
 	}
-	_, ok := r.Projects[trustKey(projectDir)]
-	return ok
+	d, err := ProjectDigest(projectDir)
+	return err == nil && d == e.Digest
+}
+
+// TrustChanged reports whether the person trusted the project once and its
+// settings files now ask for something else, so the notices can say why
+// trust no longer holds.
+func TrustChanged(file, projectDir string) bool {
+	_, ok := trusted(file, projectDir)
+	return ok && !IsTrusted(file, projectDir)
+}
+
+func trusted(file, projectDir string) (trustEntry, bool) {
+	r, err := readTrust(file)
+	if err != nil {
+		return trustEntry{}, false
+	}
+	e, ok := r.Projects[trustKey(projectDir)]
+	return e, ok
 }
 
 // SetTrust records (trust true) or removes the person's trust in a
-// project. It reports whether anything changed.
+// project, for its settings files as they are now. It reports whether
+// anything changed.
 func SetTrust(file, projectDir string, trust bool) (bool, error) {
+	if !trust {
+		return writeTrust(file, projectDir, "")
+	}
+	d, err := ProjectDigest(projectDir)
+	if err != nil {
+		return false, err
+	}
+	return writeTrust(file, projectDir, d)
+}
+
+// ErrTrustMoved is SetTrustAsShown's answer when the files changed between
+// the question and the answer: the person said yes to something else.
+var ErrTrustMoved = errors.New("the project's settings files changed while the question was open; nothing was trusted")
+
+// SetTrustAsShown records trust only if the project's files still have the
+// digest of what the person was shown.
+func SetTrustAsShown(file, projectDir, shown string) error {
+	d, err := ProjectDigest(projectDir)
+	if err != nil {
+		return err
+	}
+	if d != shown {
+		return ErrTrustMoved
+	}
+	_, err = writeTrust(file, projectDir, d)
+	return err
+}
+
+// writeTrust records digest for the project, or removes the entry when
+// digest is empty.
+func writeTrust(file, projectDir, digest string) (bool, error) {
 	r, err := readTrust(file)
 	if err != nil {
 		return false, err
 	}
 	key := trustKey(projectDir)
-	if _, had := r.Projects[key]; had == trust {
+	old, had := r.Projects[key]
+	switch {
+	case digest == "" && !had, digest != "" && had && old.Digest == digest:
 		return false, nil
-	}
-	if trust {
-		r.Projects[key] = trustEntry{Trusted: time.Now().UTC()}
-	} else {
+	case digest == "":
 		delete(r.Projects, key)
+	default:
+		r.Projects[key] = trustEntry{Trusted: time.Now().UTC(), Digest: digest}
 	}
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
@@ -122,11 +175,17 @@ type Withheld struct {
 	// Parts name what was left out, for the person: "hooks: SessionStart
 	// `touch x`", "permissions.allow: Bash(*)".
 	Parts []string
+	// Changed says the person trusted the project before its files changed.
+	Changed bool
 }
 
 // String is one line per file, for notices.
 func (w Withheld) String() string {
-	return fmt.Sprintf("%s: not applied until you trust this project (workbench trust, or --trust-project for one run): %s", w.Path, strings.Join(w.Parts, "; "))
+	why := "not applied until you trust this project"
+	if w.Changed {
+		why = "not applied: the project's settings changed since you trusted it; trust it again"
+	}
+	return fmt.Sprintf("%s: %s (workbench trust, or --trust-project for one run): %s", w.Path, why, strings.Join(w.Parts, "; "))
 }
 
 // restrictOnly keeps what an untrusted project file restricts and returns

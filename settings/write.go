@@ -8,13 +8,34 @@ import (
 	"github.com/seed92b641c3/workbench/internal/atomicfile"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 )
 
 // AddAllowRule appends a rule to permissions.allow of a settings file (the
 // approval dialog's "Always"), keeping every other key as it was. The file
-// is replaced atomically, so a crash cannot leave half a policy.
+// is replaced atomically, so a crash cannot leave half a policy. The rule
+// is the person's own: when the file is a project's and the person trusted
+// the project as it was, the trust follows the change.
 func AddAllowRule(path, rule string) error {
+	project := filepath.Dir(filepath.Dir(path))
+	trustFile := TrustFile(DefaultPaths(project))
+	keep := false
+	for _, f := range projectFiles(project) {
+		keep = keep || f.path == path
+	}
+	keep = keep && IsTrusted(trustFile, project)
+	if err := addAllowRule(path, rule); err != nil {
+		return err
+	}
+	if keep {
+		_, err := SetTrust(trustFile, project, true)
+		return err
+	}
+	return nil
+}
+
+func addAllowRule(path, rule string) error {
 	doc := map[string]any{}
 	data, err := os.ReadFile(path)
 	switch {
