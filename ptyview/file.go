@@ -3,13 +3,13 @@ package ptyview
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"regexp"
 	"time"
 
+	"github.com/seed92b641c3/workbench/tasks"
 	"github.com/seed92b641c3/workbench/tasks/pty"
 )
 
@@ -123,7 +123,7 @@ func (p *FilePane) Status() string {
 	switch {
 	case p.f != nil && p.err == nil:
 		if p.skipped > 0 {
-			return fmt.Sprintf("following (%d bytes skipped)", p.skipped)
+			return "following (" + tasks.HumanBytes(int64(p.skipped)) + " skipped)"
 		}
 		return "following"
 	case errors.Is(p.err, fs.ErrNotExist) || p.err == nil:

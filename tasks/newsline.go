@@ -14,7 +14,7 @@ const newsCommandMax = 40
 // gets the structured block instead.
 func endLine(s Snapshot) string {
 	var how string
-	took := roundDuration(s.Elapsed(s.End))
+	took := FormatDuration(s.Elapsed(s.End))
 	switch {
 	case s.Status == StatusCompleted:
 		how = fmt.Sprintf("completed in %s · exit 0", took)

@@ -119,7 +119,7 @@ func endSummary(s Snapshot, last string, suppressed int) string {
 	if s.Kind == KindMonitor {
 		what = "Monitor"
 	}
-	took := roundDuration(s.Elapsed(time.Now()))
+	took := FormatDuration(s.Elapsed(time.Now()))
 	fmt.Fprintf(&b, "%s %q ", what, shorten(s.Command, commandMax))
 	switch {
 	case s.Status == StatusCompleted:
@@ -144,16 +144,3 @@ func endSummary(s Snapshot, last string, suppressed int) string {
 	b.WriteString(" Read the output with TaskOutput or Read.")
 	return b.String()
 }
-
-// roundDuration keeps a duration readable: tenths of a second under a
-// minute, whole seconds above.
-func roundDuration(d time.Duration) time.Duration {
-	if d < time.Minute {
-		return d.Round(100 * time.Millisecond)
-	}
-	return d.Round(time.Second)
-}
-
-// RoundDuration rounds an elapsed time the way notifications show it, so
-// the task list and the notices agree.
-func RoundDuration(d time.Duration) time.Duration { return roundDuration(d) }

@@ -14,6 +14,7 @@ import (
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/tools"
 	"github.com/seed92b641c3/workbench/ui/conversation"
+	"github.com/seed92b641c3/workbench/ui/format"
 )
 
 // command runs a slash command.
@@ -164,7 +165,7 @@ func (m *Model) pathArgs(arg string) []slashCommand {
 			if e.IsDir() {
 				name, help = name+"/", "directory"
 			} else if info, err := e.Info(); err == nil {
-				help = fmt.Sprintf("%d bytes", info.Size())
+				help = format.Bytes(info.Size())
 			}
 			m.pathList = append(m.pathList, slashCommand{name: "/open " + dir + name, label: dir + name, help: help})
 		}

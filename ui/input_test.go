@@ -59,7 +59,7 @@ func TestOpenCompletesPaths(t *testing.T) {
 		t.Fatalf("a directory completes with its slash: %q", in.value())
 	}
 	in.setValue("/open src/m")
-	if got := in.completions(); len(got) != 1 || got[0].help != "13 bytes" {
+	if got := in.completions(); len(got) != 1 || got[0].help != "13 B" {
 		t.Fatalf("files in the directory, with their size: %v", got)
 	}
 	in.setValue("/open ")

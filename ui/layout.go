@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -11,6 +12,7 @@ import (
 	"github.com/seed92b641c3/workbench/ptyview"
 	"github.com/seed92b641c3/workbench/theme"
 	"github.com/seed92b641c3/workbench/ui/approval"
+	"github.com/seed92b641c3/workbench/ui/format"
 )
 
 // resize lays the screen out again for a new terminal size.
@@ -161,7 +163,7 @@ func (m *Model) statusLine() string {
 		parts = append(parts, theme.Warn.Render(fmt.Sprintf("%d to approve", n)))
 	}
 	if m.running {
-		parts = append(parts, theme.OK.Render(fmt.Sprintf("%s working %s", theme.SymbolRunning, m.now().Sub(m.started).Round(1e9))))
+		parts = append(parts, theme.OK.Render(workingLine(m.now().Sub(m.started))))
 	}
 	if n := len(m.queued); n > 0 {
 		parts = append(parts, theme.Warn.Render(fmt.Sprintf("%d queued", n)))
@@ -197,7 +199,7 @@ func (m *Model) statusLine() string {
 		parts = append(parts, style.Render(fmt.Sprintf("%d%% context", pct)))
 	}
 	tokens := m.usage.InputTokens + m.usage.CacheRead + m.usage.CacheWrite + m.usage.OutputTokens
-	parts = append(parts, theme.Dim.Render(fmt.Sprintf("%s tokens", humanCount(tokens))))
+	parts = append(parts, theme.Dim.Render(fmt.Sprintf("%s tokens", format.Count(tokens))))
 	line := strings.Join(parts, theme.Dim.Render(" · "))
 	return lipgloss.NewStyle().MaxWidth(m.width).Render(line)
 }
@@ -207,13 +209,12 @@ func (m *Model) statusLine() string {
 // starts by default.
 const contextWarnPercent = 70
 
-func humanCount(n int) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 1000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	default:
-		return fmt.Sprint(n)
+// workingLine is the status line's turn clock. It counts whole seconds
+// (it is redrawn once a second), in the one duration format, and says
+// only "working" in the first second rather than "0ms".
+func workingLine(elapsed time.Duration) string {
+	if elapsed < time.Second {
+		return theme.SymbolRunning + " working"
 	}
+	return theme.SymbolRunning + " working " + format.Duration(elapsed.Truncate(time.Second))
 }

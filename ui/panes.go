@@ -343,7 +343,7 @@ func (m *Model) taskList() string {
 			cmd = cmd[:49] + "…"
 		}
 		fmt.Fprintf(&b, "%-8s %-8s %-18s %8s %9s  %s\n", t.ID, t.Kind, status,
-			tasks.RoundDuration(t.Elapsed(now)), tasks.HumanBytes(t.Bytes), cmd)
+			tasks.FormatDuration(t.Elapsed(now)), tasks.HumanBytes(t.Bytes), cmd)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"syscall"
-	"time"
+
+	"github.com/seed92b641c3/workbench/tasks"
 )
 
 // endCommandMax bounds the command quoted in a session's end line, so the
@@ -30,7 +31,7 @@ func EndLine(s *Session) (line string, ok bool) {
 	if r := []rune(cmd); len(r) > endCommandMax {
 		cmd = string(r[:endCommandMax-1]) + "…"
 	}
-	return fmt.Sprintf("%s %s · %s after %s", s.id, cmd, how, roundDuration(ended.Sub(s.started))), true
+	return fmt.Sprintf("%s %s · %s after %s", s.id, cmd, how, tasks.FormatDuration(ended.Sub(s.started))), true
 }
 
 func signalName(sig syscall.Signal) string {
@@ -49,13 +50,4 @@ func signalName(sig syscall.Signal) string {
 		return "SIGABRT"
 	}
 	return fmt.Sprintf("signal %d", int(sig))
-}
-
-// roundDuration keeps a tenth of a second under a minute, whole seconds
-// above.
-func roundDuration(d time.Duration) time.Duration {
-	if d < time.Minute {
-		return d.Round(100 * time.Millisecond)
-	}
-	return d.Round(time.Second)
 }

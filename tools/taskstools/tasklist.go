@@ -65,8 +65,8 @@ func list(snaps []tasks.Snapshot, now time.Time) string {
 		case !s.Background:
 			status += " (foreground)"
 		}
-		fmt.Fprintf(w, "%s\t[%s]\t%s\t%v\t%s\t%s\n", s.ID, s.Kind, status,
-			tasks.RoundDuration(s.Elapsed(now)), tasks.HumanBytes(s.Bytes), oneLine(s.Command, listCommandMax))
+		fmt.Fprintf(w, "%s\t[%s]\t%s\t%s\t%s\t%s\n", s.ID, s.Kind, status,
+			tasks.FormatDuration(s.Elapsed(now)), tasks.HumanBytes(s.Bytes), oneLine(s.Command, listCommandMax))
 	}
 	w.Flush()
 	return strings.TrimRight(b.String(), "\n")

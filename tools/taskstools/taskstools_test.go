@@ -197,7 +197,7 @@ func TestTaskListFormatting(t *testing.T) {
 	want := strings.Join([]string{
 		"task_1   [bash]     running               12.3s  1.5 KiB  npm run dev",
 		"task_2   [monitor]  completed exit=0      3.1s   120 B    tail -f app.log",
-		"task_10  [bash]     killed exit=143       2m0s   3.0 MiB  go test ./... -race " + strings.Repeat("x", 39) + "…",
+		"task_10  [bash]     killed exit=143       2m00s  3.0 MiB  go test ./... -race " + strings.Repeat("x", 39) + "…",
 		"task_11  [bash]     running (foreground)  12.3s  0 B      make",
 	}, "\n")
 	if got != want {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/theme"
+	"github.com/seed92b641c3/workbench/ui/format"
 )
 
 const (
@@ -69,7 +70,7 @@ func newFileReview(req agent.ApprovalRequest, opts Options) *fileReview {
 	case err != nil:
 		f.note("The file could not be read (%v), so the diff is against an empty file.", err)
 	case len(data) > maxDiffBytes:
-		f.note("The file is %d KiB, too large to diff here; only the edits are shown.", len(data)>>10)
+		f.note("The file is %s, too large to diff here; only the edits are shown.", format.Bytes(int64(len(data))))
 		f.countInput(req)
 		f.diffEdits(req)
 		return f

@@ -125,7 +125,7 @@ func (d *Dialog) fitPins(p pinned, w, rows int) (lines []string, whole []bool) {
 func (d *Dialog) moreLines(p pinned, items, cutLines, w int) []string {
 	var what []string
 	if cutLines > 0 {
-		what = append(what, fmt.Sprintf("%d more %s", cutLines, plural(cutLines, "line", "lines")))
+		what = append(what, fmt.Sprintf("%s more %s", thousands(cutLines), plural(cutLines, "line", "lines")))
 	}
 	if items > 0 {
 		what = append(what, fmt.Sprintf("%d more %s", items, p.more))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/theme"
+	"github.com/seed92b641c3/workbench/ui/format"
 )
 
 // review renders the part of the dialog a person reads before answering:
@@ -169,16 +170,8 @@ func objectKeys(in json.RawMessage) []string {
 	return keys
 }
 
-// byteSize writes a size as people read it: 512 bytes, 48 KiB, 3.2 MiB.
-func byteSize(n int) string {
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d %s", n, plural(n, "byte", "bytes"))
-	case n < 1<<20:
-		return fmt.Sprintf("%d KiB", (n+1<<9)>>10)
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-}
+// byteSize writes a size in the UI's one unit system (format.Bytes).
+func byteSize(n int) string { return format.Bytes(int64(n)) }
 
 // webReview shows the URL in full and its host on a line of its own: the
 // host is what a "Yes for this session" grant opens. Both are pinned, the

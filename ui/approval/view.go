@@ -314,7 +314,7 @@ func (d *Dialog) bodyWindow(b body, w, rows int) (out []string, from, to int) {
 	d.scroll = max(0, min(d.scroll, len(b.lines)-d.bodyRows))
 	end := d.scroll + d.bodyRows
 	out = append([]string{}, b.lines[d.scroll:end]...)
-	pos := fmt.Sprintf("lines %d–%d of %d · ↑/↓ pgup/pgdn scroll", d.scroll+1, end, len(b.lines))
+	pos := fmt.Sprintf("lines %s–%s of %s · ↑/↓ pgup/pgdn scroll", thousands(d.scroll+1), thousands(end), thousands(len(b.lines)))
 	return append(out, theme.Dim.Render(truncate(pos, w))), d.scroll, end
 }
 

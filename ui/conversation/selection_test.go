@@ -170,7 +170,7 @@ func TestApply(t *testing.T) {
 		{agent.Event{Kind: agent.EventStage, Stage: &agent.StageEvent{CallID: "t1", Stage: agent.StageRecheck, Outcome: agent.OutcomeRewrite, Input: bashInput("rm -r build/tmp")}}, "● Bash(rm -r build/tmp)"},
 		{stage(agent.StageCall, agent.OutcomeStart, 0), "● Bash(rm -r build/tmp)"},
 		{stage(agent.StageCall, agent.OutcomeOK, 250000), "● Bash(rm -r build/tmp)"},
-		{agent.Event{Kind: agent.EventToolResult, Call: call, Result: &tools.Result{Text: "removed"}}, "✓ Bash(rm -r build/tmp) 0.25s"},
+		{agent.Event{Kind: agent.EventToolResult, Call: call, Result: &tools.Result{Text: "removed"}}, "✓ Bash(rm -r build/tmp) 250ms"},
 		{agent.Event{Kind: agent.EventAssistant, Message: &provider.Message{Blocks: []provider.Block{provider.TextBlock("Cleaning **up**.")}}}, "Cleaning up."},
 		{agent.Event{Kind: agent.EventNotice, Text: "retrying"}, "· retrying"},
 		{agent.Event{Kind: agent.EventAssistant, Message: &provider.Message{Blocks: []provider.Block{provider.TextBlock("Not streamed.")}}}, "Not streamed."},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/seed92b641c3/workbench/theme"
 	"github.com/seed92b641c3/workbench/tools"
+	"github.com/seed92b641c3/workbench/ui/format"
 	"github.com/seed92b641c3/workbench/ui/summary"
 )
 
@@ -103,7 +104,7 @@ func (t *toolItem) render(rc *renderCtx) []string {
 		}
 	}
 	if sp := t.res.Spill; sp != nil {
-		msg := fmt.Sprintf("full output: %s, %s", size(sp.Bytes), plural(int(sp.Lines), "line"))
+		msg := fmt.Sprintf("full output: %s, %s", format.Bytes(sp.Bytes), plural(int(sp.Lines), "line"))
 		if rc.hints.Open != "" {
 			msg += fmt.Sprintf(" (%s to open)", rc.hints.Open)
 		}
@@ -152,7 +153,7 @@ func (t *toolItem) header(rc *renderCtx) string {
 	}
 	dur := ""
 	if t.dur > 0 && (t.state == toolOK || t.state == toolFailed) {
-		dur = " " + duration(t.dur)
+		dur = " " + format.Duration(t.dur)
 	}
 	sum := oneLine(sanitize(summary.Of(t.name, t.input)))
 	title := sanitize(summary.Name(t.name))
@@ -175,52 +176,4 @@ func (t *toolItem) header(rc *renderCtx) string {
 		out += theme.Dim.Render(dur)
 	}
 	return clip(out, rc.width)
-}
-
-// duration formats a call's duration as the header shows it: milliseconds
-// for calls too quick for hundredths, hundredths for quick calls, tenths up
-// to a minute, then minutes and seconds.
-func duration(d time.Duration) string {
-	switch {
-	case d < 10*time.Millisecond:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < 10*time.Second:
-		return fmt.Sprintf("%.2fs", d.Seconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	default:
-		d = d.Round(time.Second)
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	}
-}
-
-// size formats a byte count in binary units.
-func size(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	v, i := float64(n)/unit, 0
-	for v >= unit && i < 3 {
-		v /= unit
-		i++
-	}
-	return fmt.Sprintf("%.1f %s", v, []string{"KiB", "MiB", "GiB", "TiB"}[i])
-}
-
-// count formats a number with thousands separators, so a line count reads
-// at a glance.
-func count(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + count(-n)
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }

@@ -2,10 +2,10 @@ package conversation
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/seed92b641c3/workbench/tools"
+	"github.com/seed92b641c3/workbench/ui/format"
 )
 
 // toolRenderer draws the output of one family of tools: the text shown
@@ -49,10 +49,5 @@ func lineCount(s string) int {
 	return strings.Count(s, "\n") + 1
 }
 
-// plural writes "1 line" or "3 lines".
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
-	}
-	return fmt.Sprintf("%s %ss", count(n), word)
-}
+// plural writes "1 line" or "3,000 lines".
+func plural(n int, word string) string { return format.Plural(n, word) }

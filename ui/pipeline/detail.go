@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/theme"
+	"github.com/seed92b641c3/workbench/ui/format"
 )
 
 // maxInputLines bounds the pretty input in the detail view; a long input
@@ -31,7 +32,7 @@ func (p *Panel) Detail(width, height int) string {
 	}
 	if height > 0 && len(lines) > height {
 		more := len(lines) - height + 1
-		lines = append(lines[:height-1], theme.Dim.Render(fmt.Sprintf("… %d more lines", more)))
+		lines = append(lines[:height-1], theme.Dim.Render("… "+format.Plural(more, "more line")))
 	}
 	for i, l := range lines {
 		if ansi.StringWidth(l) > width {
@@ -105,7 +106,7 @@ func (p *Panel) trace(c *call, width int) []string {
 		add("", theme.Title.Render("capture"))
 		add("  " + label("outcome") + " " + theme.Outcome(ev.Outcome).Render(ev.Outcome))
 		if ev.Bytes > 0 {
-			add("  " + label("bytes") + " " + fmt.Sprintf("%d (%s)", ev.Bytes, fmtBytes(ev.Bytes)))
+			add("  " + label("bytes") + " " + format.Count(ev.Bytes) + " (" + fmtBytes(ev.Bytes) + ")")
 		}
 		if ev.SpillPath != "" {
 			add("  " + label("spill") + " " + clean(ev.SpillPath))
@@ -206,7 +207,7 @@ func pretty(in json.RawMessage, width int) []string {
 		out = append(out, "  "+ansi.Truncate(clean(l), max(width-2, 1), "…"))
 	}
 	if clipped > 0 {
-		out = append(out, "  "+theme.Dim.Render(fmt.Sprintf("… %d more lines", clipped)))
+		out = append(out, "  "+theme.Dim.Render("… "+format.Plural(clipped, "more line")))
 	}
 	return out
 }

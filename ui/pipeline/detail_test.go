@@ -79,7 +79,7 @@ func TestDetailShows(t *testing.T) {
 		{"the input, pretty", "\n  {\n    \"command\": \"git status\",\n    \"timeout\": 30\n  }"},
 		{"the rewritten input and who rewrote it", "rewritten input (by hook porcelain)\n  {\n    \"command\": \"git status --porcelain\","},
 		{"the call's error", "exit status 128"},
-		{"the captured size", "  bytes     2100000 (2.1 MB)"},
+		{"the captured size", "  bytes     2,100,000 (2.0 MiB)"},
 		{"the spill path", "  spill     /state/sessions/s1/spill/toolu_01.txt"},
 		{"the spill's sha256", "  sha256    9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"},
 		{"that the result is an error", "result (error)"},

@@ -76,7 +76,7 @@ func TestViewShows(t *testing.T) {
 		{"a running call shows a dot and the elapsed time of the call", running, 60, 4,
 			[]string{"call ● 1.2s"}},
 		{"a spilled capture shows the spilled size", spilled, 60, 4,
-			[]string{"capture spilled 2.1 MB"}},
+			[]string{"capture spilled 2.0 MiB"}},
 		{"a rewritten input shows the re-check and who rewrote", rewritten, 60, 5,
 			[]string{"pre_hook rewrite 150ms (hook:fmt)", "recheck by hook fmt: allow (Bash(gofmt:*))", "gofmt -l -s ."}},
 		{"skipped hooks read as a dash", singleCall, 60, 6,

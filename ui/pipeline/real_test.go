@@ -56,7 +56,7 @@ func TestRealPipelineEvents(t *testing.T) {
 	p.SetResult("c1", res.Text, res.IsError)
 	p.SetSize(70, 8)
 	out := plain(p.View())
-	for _, want := range []string{"✓ Sh touch a", "permission ask (tool)", "pre_hook", "permission approved (Bash(touch:*))", "capture spilled 5.0 KB", "result ✓"} {
+	for _, want := range []string{"✓ Sh touch a", "permission ask (tool)", "pre_hook", "permission approved (Bash(touch:*))", "capture spilled 4.9 KiB", "result ✓"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("view lacks %q:\n%s", want, out)
 		}

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/theme"
+	"github.com/seed92b641c3/workbench/ui/format"
 	"github.com/seed92b641c3/workbench/ui/summary"
 )
 
@@ -283,32 +283,7 @@ func wrap(items []piece, width int) []piece {
 	return out
 }
 
-// fmtDur prints a duration the way the panel shows times: milliseconds
-// below a second, tenths of seconds below a minute, then minutes.
-func fmtDur(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "0ms"
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	default:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	}
-}
+// fmtDur and fmtBytes write times and sizes as the whole UI does.
+func fmtDur(d time.Duration) string { return format.Duration(d) }
 
-// fmtBytes prints a size in decimal units (1 MB = 1,000,000 bytes).
-func fmtBytes(n int64) string {
-	const k = 1000
-	switch {
-	case n < k:
-		return fmt.Sprintf("%d B", n)
-	case n < k*k:
-		return fmt.Sprintf("%.1f KB", float64(n)/k)
-	case n < k*k*k:
-		return fmt.Sprintf("%.1f MB", float64(n)/(k*k))
-	default:
-		return fmt.Sprintf("%.1f GB", float64(n)/(k*k*k))
-	}
-}
+func fmtBytes(n int64) string { return format.Bytes(n) }

@@ -12,9 +12,9 @@ package summary
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/seed92b641c3/workbench/ui/format"
 )
 
 // summarizer sums up one tool's input, already decoded into an object.
@@ -140,26 +140,8 @@ func orAll(id string) string {
 	return id
 }
 
-// count writes n with thousands separators.
-func count(n int) string {
-	if n < 0 {
-		return "-" + count(-n)
-	}
-	s := strconv.Itoa(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+// count and plural are format's, so a summary's figures read as the rest
+// of the screen's.
+func count(n int) string { return format.Count(n) }
 
-// plural writes "1 todo" or "3 todos".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%s %ss", count(n), word)
-}
+func plural(n int, word string) string { return format.Plural(n, word) }

@@ -1,12 +1,13 @@
 package viewer
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/seed92b641c3/workbench/ui/format"
 )
 
 // tabWidth is the distance between tab stops, as terminals and less set it.
@@ -169,32 +170,8 @@ func fit(line string, width int) string {
 	return line
 }
 
-// humanBytes writes a size the way people read it: 532 B, 12.3 KiB, 1.0 GiB.
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return strconv.FormatInt(n, 10) + " B"
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return strconv.FormatFloat(float64(n)/float64(div), 'f', 1, 64) + " " + "KMGTP"[exp:exp+1] + "iB"
-}
+// humanBytes and thousands write sizes and counts as the whole UI does
+// (package format).
+func humanBytes(n int64) string { return format.Bytes(n) }
 
-// thousands writes n with thousands separators: 1,234,567.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+func thousands(n int64) string { return format.Count(n) }

@@ -238,7 +238,7 @@ func (v *Viewer) position() string {
 		b.WriteString(" of " + thousands(total))
 	}
 	if v.size > 0 {
-		fmt.Fprintf(&b, " · %d%%", v.shownEnd*100/v.size)
+		fmt.Fprintf(&b, " · %d%%", v.shownPercent())
 	}
 	if v.wrap {
 		b.WriteString(" · wrap")
