@@ -83,6 +83,27 @@ func TestH16_UnavailableSandboxNoticeAndRequired(t *testing.T) {
 	}
 }
 
+// The start-up check that does not answer in time (a loaded machine) leaves
+// the sandbox in force: the command still runs confined, and the notice
+// says the check is made again.
+func TestH16_ASlowStartUpCheckStillConfinesCommands(t *testing.T) {
+	c := newCLI(t)
+	outside := sandboxProject(t, c)
+	t.Setenv(sandbox.SlowProbeEnv, "1")
+	target := filepath.Join(outside, "bare")
+	input := `{"command":"python3 -c \"open('` + target + `','w')\""}`
+	code, stdout, stderr := c.run("", "tool", "--cwd", c.project, "--permission-mode", "bypassPermissions", "Bash", input)
+	if !strings.Contains(stderr, "sandbox check at start") || !strings.Contains(stderr, "still run in the sandbox") {
+		t.Errorf("no notice on stderr: %s", stderr)
+	}
+	if _, err := os.Stat(target); err == nil || code == exitOK {
+		t.Fatalf("a command ran outside the sandbox after a slow check: exit %d\n%s", code, stdout)
+	}
+	if !strings.Contains(stdout, "The sandbox refused this: "+target) {
+		t.Errorf("the refusal is not explained:\n%s", stdout)
+	}
+}
+
 // A settings directory or repository the project does not have cannot be
 // made by an agent command, and the refusal explains itself.
 func TestH16_AbsentSettingsCannotBeMadeByACommand(t *testing.T) {

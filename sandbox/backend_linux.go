@@ -15,9 +15,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// probeTimeout bounds the start-up check; a launcher that takes longer is
-// broken, and the session must not hang on it.
-const probeTimeout = 30 * time.Second
+// probeTimeout bounds the start-up check, so the session does not hang on
+// a launcher that is slow to answer. Running out of it proves nothing (the
+// machine may only be busy): the answer stays open and commands still start
+// through the launcher.
+const probeTimeout = 10 * time.Second
+
+// SlowProbeEnv, when set in Workbench's own environment, makes every check
+// run out of time (the launcher waits instead of answering, and the wait is
+// short): the switch tests use to reach the inconclusive path.
+const SlowProbeEnv = "WORKBENCH_SANDBOX_TEST_SLOW_PROBE"
 
 // linuxBackend confines with user, mount and network namespaces and
 // Landlock, through the launcher (this binary's hidden sub-command).
@@ -37,9 +44,13 @@ func newBackend(launcher string) Backend {
 // Name says what confines.
 func (b *linuxBackend) Name() string { return "Linux namespaces and Landlock" }
 
-// Probe checks Landlock's version, then starts the launcher once with the
-// real policy, which tells whether user namespaces are allowed, the mounts
-// work and Landlock takes the rules.
+// Probe checks Landlock's version in this process, then starts the
+// launcher once with the real policy, which tells whether user namespaces
+// are allowed, the mounts work and Landlock takes the rules. Only what the
+// kernel answered makes the sandbox unavailable: a refused clone, or a
+// launcher that reports a refusal (exit launchExit). A launcher that does
+// not answer in time, cannot be started for want of resources, or dies
+// another way is inconclusive (ErrInconclusive).
 func (b *linuxBackend) Probe(r Resolved) error {
 	abi, err := llsyscall.LandlockGetABIVersion()
 	if err != nil {
@@ -49,42 +60,80 @@ func (b *linuxBackend) Probe(r Resolved) error {
 		return fmt.Errorf("the kernel's Landlock ABI %d is older than %d", abi, minABI)
 	}
 	if b.launcher == "" {
-		return errors.New("cannot find the workbench executable to launch the sandbox")
+		return fmt.Errorf("%w: cannot find the workbench executable to launch the sandbox", ErrInconclusive)
 	}
 	cmd := exec.Command(b.launcher)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	release, err := b.prepare(cmd, r, nil, true)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %v", ErrInconclusive, err)
 	}
 	defer release()
+	timeout := probeTimeout
+	if os.Getenv(SlowProbeEnv) != "" {
+		timeout = 100 * time.Millisecond
+		cmd.Args[2] = stallSpec(cmd.Args[2])
+	}
 	if err := cmd.Start(); err != nil {
-		if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EINVAL) ||
-			errors.Is(err, syscall.ENOSPC) {
+		if cloneRefused(err) {
 			return fmt.Errorf("the kernel refuses unprivileged user namespaces (%v)", err)
 		}
-		return fmt.Errorf("cannot start the launcher: %w", err)
+		return fmt.Errorf("%w: cannot start the launcher: %v", ErrInconclusive, err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err = <-done:
-	case <-time.After(probeTimeout):
+	case <-time.After(timeout):
 		_ = cmd.Process.Kill()
 		<-done
-		return errors.New("the launcher did not finish its check")
+		return fmt.Errorf("%w: the launcher did not answer within %v", ErrInconclusive, timeout)
 	}
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		msg = strings.TrimPrefix(msg, "workbench sandbox: ")
-		msg = strings.TrimSuffix(msg, "; the command did not run")
-		if msg == "" {
-			msg = err.Error()
-		}
+	if err == nil {
+		return nil
+	}
+	msg := strings.TrimSpace(stderr.String())
+	msg = strings.TrimPrefix(msg, "workbench sandbox: ")
+	msg = strings.TrimSuffix(msg, "; the command did not run")
+	if msg == "" {
+		msg = err.Error()
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == launchExit {
 		return fmt.Errorf("the launcher failed: %s", msg)
 	}
-	return nil
+	return fmt.Errorf("%w: the launcher failed: %s", ErrInconclusive, msg)
+}
+
+// cloneRefused reports whether starting the launcher failed because the
+// kernel refuses the namespaces, rather than for want of resources at the
+// moment. ENOSPC is the user namespace limit: a refusal only when the limit
+// is zero, otherwise others hold the namespaces for now.
+func cloneRefused(err error) bool {
+	switch {
+	case errors.Is(err, syscall.EPERM), errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EINVAL),
+		errors.Is(err, syscall.EUSERS):
+		return true
+	case errors.Is(err, syscall.ENOSPC):
+		limit, err := os.ReadFile("/proc/sys/user/max_user_namespaces")
+		return err == nil && strings.TrimSpace(string(limit)) == "0"
+	}
+	return false
+}
+
+// stallSpec is a probe's spec with Stall set (SlowProbeEnv).
+func stallSpec(js string) string {
+	var spec launchSpec
+	if json.Unmarshal([]byte(js), &spec) != nil {
+		return js
+	}
+	spec.Stall = true
+	out, err := json.Marshal(spec)
+	if err != nil {
+		return js
+	}
+	return string(out)
 }
 
 // Prepare rewrites cmd to run through the launcher.

@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"syscall"
 )
 
 // Subcommand is the hidden first argument that makes the workbench binary
@@ -10,8 +12,18 @@ import (
 const Subcommand = "__sandbox"
 
 // launchExit is the launcher's exit status when it could not set the
-// sandbox up: the command did not run at all.
+// sandbox up: the command did not run at all. A probe exits with it only
+// when the kernel refused (probeUnsureExit otherwise).
 const launchExit = 126
+
+// probeUnsureExit is a probe's exit status when the set-up failed for a
+// reason that may pass (no memory or descriptors for the moment): the
+// probe is inconclusive, not a refusal.
+const probeUnsureExit = 125
+
+// probing is set while the launcher runs a probe, so a failure can tell a
+// refusal from a passing shortage.
+var probing bool
 
 // launchSpec is what the launcher enforces, handed over as its first
 // argument in JSON.
@@ -33,6 +45,8 @@ type launchSpec struct {
 	UnixSockets bool `json:"unixSockets,omitempty"`
 	// Probe sets everything up and exits 0 instead of running a program.
 	Probe bool `json:"probe,omitempty"`
+	// Stall makes a probe wait instead of answering (SlowProbeEnv).
+	Stall bool `json:"stall,omitempty"`
 }
 
 // init makes every binary that links this package its own launcher before
@@ -54,5 +68,23 @@ func Dispatch() {
 	err := launch(os.Args[2:])
 	// launch returns only when it failed; on success it became the program.
 	fmt.Fprintf(os.Stderr, "workbench sandbox: %v; the command did not run\n", err)
+	if probing && !kernelRefused(err) {
+		os.Exit(probeUnsureExit)
+	}
 	os.Exit(launchExit)
+}
+
+// kernelRefused reports whether a set-up failure is the kernel saying no
+// (the operation is not allowed or not supported here), rather than a
+// shortage that may pass.
+func kernelRefused(err error) bool {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return true // not a system call's failure: the spec or the system's layout
+	}
+	switch errno {
+	case syscall.ENOMEM, syscall.EAGAIN, syscall.EINTR, syscall.EMFILE, syscall.ENFILE, syscall.ENOSPC, syscall.EBUSY:
+		return false
+	}
+	return true
 }

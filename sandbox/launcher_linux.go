@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -28,6 +29,7 @@ func launch(args []string) error {
 	if err := json.Unmarshal([]byte(args[0]), &spec); err != nil {
 		return fmt.Errorf("spec: %w", err)
 	}
+	probing = spec.Probe
 	argv := args[2:]
 	// Mount changes stay in this namespace.
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
@@ -94,6 +96,9 @@ func launch(args []string) error {
 		return fmt.Errorf("landlock: restrict: %w", err)
 	}
 	if spec.Probe {
+		for spec.Stall {
+			time.Sleep(time.Hour) // until the probe's time runs out
+		}
 		os.Exit(0)
 	}
 	err = syscall.Exec(argv[0], argv, env)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
 	"slices"
 	"sync"
@@ -18,7 +17,11 @@ type Backend interface {
 	// Name says what confines, for the notice and the record.
 	Name() string
 	// Probe reports why r cannot be enforced here, or nil. It may start a
-	// process to find out, so it is called once, at start.
+	// process to find out, so it is called at start, and again before a
+	// command while the answer is still open. An error that wraps
+	// ErrInconclusive says nothing about the kernel (the check did not
+	// finish, or could not start for want of resources): the sandbox then
+	// stays in force, and only another error makes it unavailable.
 	Probe(r Resolved) error
 	// Prepare rewrites cmd so that it starts confined by r. proxy is set
 	// when r.Net is NetDomains. release is called once the process has
@@ -29,6 +32,20 @@ type Backend interface {
 // ErrUnavailable is returned by Wrap when the sandbox cannot be had and
 // sandbox.required is set: the command is refused rather than run bare.
 var ErrUnavailable = errors.New("the sandbox is unavailable and sandbox.required is set")
+
+// ErrInconclusive marks a probe that did not find out whether the sandbox
+// can be had: on a loaded machine the check can time out, or a process
+// cannot be made for the moment. That is not "the kernel cannot do it", so
+// it never makes the sandbox unavailable: commands still start through the
+// launcher, which refuses to run one it cannot confine, and the check is
+// made again before the next command until it answers.
+var ErrInconclusive = errors.New("the sandbox check did not finish")
+
+// ErrFoundUnavailable is returned by Wrap when a check after start (the one
+// at start was inconclusive) found the sandbox unavailable: the start-up
+// notice said commands run in the sandbox, so they are refused rather than
+// run without it unannounced.
+var ErrFoundUnavailable = errors.New("the sandbox turned out to be unavailable after start; commands are refused rather than run without it unannounced (restart Workbench: the notice at start then says why)")
 
 // ForceUnavailableEnv, when set in Workbench's own environment, makes the
 // sandbox unavailable with its value as the reason: the switch tests use to
@@ -54,8 +71,9 @@ type Sandbox struct {
 	resolved Resolved
 	backend  Backend
 	proxy    *Proxy
-	// unavailable is why the sandbox cannot be had, or nil.
-	unavailable error
+	// state is whether the sandbox can be had: decided, or still open
+	// after an inconclusive check.
+	state availability
 	// hideNotes say which Read deny rules could not be hidden whole.
 	hideNotes []string
 	// mu guards ruleHidden: the paths the rules hid for the latest
@@ -84,17 +102,14 @@ func New(p Policy, o Options) (*Sandbox, error) {
 	}
 	e := expandHideRules(r.HideRules, r.Roots, r.Hide)
 	s.hideNotes = hideNotes(r.HideRules, e)
-	if why := os.Getenv(ForceUnavailableEnv); why != "" {
-		s.unavailable = fmt.Errorf("%s (forced by %s)", why, ForceUnavailableEnv)
-	} else if err := s.backend.Probe(s.withRuleHides(e)); err != nil {
-		s.unavailable = err
-	}
+	s.state.settle(s.probe(s.withRuleHides(e)), false)
 	return s, nil
 }
 
-// Active reports whether commands run confined.
+// Active reports whether commands run confined: also while the check is
+// still open, since they then start through the launcher all the same.
 func (s *Sandbox) Active() bool {
-	return s != nil && s.resolved.Mode != Off && s.unavailable == nil
+	return s != nil && s.resolved.Mode != Off && s.state.get().unavailable == nil
 }
 
 // Mode is the configured mode.
@@ -115,7 +130,16 @@ func (s *Sandbox) Unavailable() error {
 	if s == nil {
 		return nil
 	}
-	return s.unavailable
+	return s.state.get().unavailable
+}
+
+// Undecided is why the check of whether the sandbox can be had has not
+// answered yet (it wraps ErrInconclusive), or nil once it has.
+func (s *Sandbox) Undecided() error {
+	if s == nil {
+		return nil
+	}
+	return s.state.get().open
 }
 
 // Warnings are the policy's non-fatal settings problems, and the Read deny
@@ -138,13 +162,19 @@ func (s *Sandbox) Resolved() Resolved {
 // Notice is the line shown at start when the sandbox is not what the
 // settings ask for, or "" when it is.
 func (s *Sandbox) Notice() string {
-	if s == nil || s.unavailable == nil {
+	if s == nil {
 		return ""
 	}
-	if s.policy.Required {
-		return fmt.Sprintf("sandbox unavailable: %v; sandbox.required is set, so commands will not run", s.unavailable)
+	st := s.state.get()
+	switch {
+	case st.open != nil:
+		return fmt.Sprintf("sandbox check at start: %v; commands still run in the sandbox (one it cannot confine does not run), and the check is made again before the first", st.open)
+	case st.unavailable == nil:
+		return ""
+	case s.policy.Required:
+		return fmt.Sprintf("sandbox unavailable: %v; sandbox.required is set, so commands will not run", st.unavailable)
 	}
-	return fmt.Sprintf("sandbox unavailable: %v; commands run without it (set sandbox.required to refuse them instead)", s.unavailable)
+	return fmt.Sprintf("sandbox unavailable: %v; commands run without it (set sandbox.required to refuse them instead)", st.unavailable)
 }
 
 // Description is what the call record says of a command's sandbox.
@@ -161,7 +191,7 @@ func (s *Sandbox) Describe() Description {
 	switch {
 	case s == nil || s.resolved.Mode == Off:
 		return Description{Mode: string(Off)}
-	case s.unavailable != nil:
+	case s.state.get().unavailable != nil:
 		return Description{Mode: "unavailable"}
 	}
 	return Description{Mode: string(s.resolved.Mode), Network: s.resolved.Net}
@@ -178,19 +208,30 @@ func (d Description) String() string {
 // Wrap rewrites cmd, which has not started, so it runs confined. It returns
 // a release function to call once the process has ended. When the sandbox
 // is off, or unavailable and not required, cmd is left alone; when it is
-// unavailable and required, Wrap fails with ErrUnavailable. Its signature
-// is the command wrapper of packages tasks and tasks/pty.
+// unavailable and required, Wrap fails with ErrUnavailable. While the
+// check is still open it is made again first; whatever it says short of
+// "unavailable", cmd starts through the launcher, and when a check after
+// start finds the sandbox unavailable Wrap fails with ErrFoundUnavailable.
+// Its signature is the command wrapper of packages tasks and tasks/pty.
 func (s *Sandbox) Wrap(cmd *exec.Cmd) (release func(), err error) {
 	if s == nil || s.resolved.Mode == Off {
 		return func() {}, nil
 	}
-	if s.unavailable != nil {
-		if s.policy.Required {
-			return nil, fmt.Errorf("%w (%v)", ErrUnavailable, s.unavailable)
-		}
+	var r Resolved
+	st := s.state.get()
+	if st.unavailable == nil {
+		r = s.forCommand()
+		st = s.recheck(r)
+	}
+	switch {
+	case st.unavailable != nil && st.late:
+		return nil, fmt.Errorf("%w: %v", ErrFoundUnavailable, st.unavailable)
+	case st.unavailable != nil && s.policy.Required:
+		return nil, fmt.Errorf("%w (%v)", ErrUnavailable, st.unavailable)
+	case st.unavailable != nil:
 		return func() {}, nil
 	}
-	return s.backend.Prepare(cmd, s.forCommand(), s.proxy)
+	return s.backend.Prepare(cmd, r, s.proxy)
 }
 
 // forCommand is the policy for the command about to start: the protected
