@@ -234,6 +234,61 @@ var sedLong = map[string]bool{
 	"follow-symlinks": false, "binary": false, "help": false, "version": false,
 }
 
+// sedReads returns the files a sed command's script reads with r and R,
+// as far as the script can be read.
+func sedReads(args []string) []string {
+	var scripts, operands []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			operands = append(operands, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			full, ok := longOption(name, sedLong)
+			if ok && sedLong[full] && !hasVal && i+1 < len(args) {
+				i++
+				val = args[i]
+			}
+			if ok && full == "expression" {
+				scripts = append(scripts, val)
+			}
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a); j++ {
+				c := a[j]
+				if c == 'i' {
+					break
+				}
+				if strings.IndexByte(sedShort, c) >= 0 {
+					val := a[j+1:]
+					if val == "" && i+1 < len(args) {
+						i++
+						val = args[i]
+					}
+					if c == 'e' {
+						scripts = append(scripts, val)
+					}
+					break
+				}
+			}
+		default:
+			operands = append(operands, a)
+		}
+	}
+	if len(scripts) == 0 && len(operands) > 0 {
+		scripts = operands[:1]
+	}
+	var reads []string
+	for _, sc := range scripts {
+		// Each -e is its own piece of the script for r's file name,
+		// which runs to the end of the line.
+		_, r, _ := sedScript(sc)
+		reads = append(reads, r...)
+	}
+	return reads
+}
+
 // sedWrites finds the files sed writes: the operands of `sed -i` (which
 // edits them in place, with a backup next to them when a suffix is given)
 // and the files of the script's w commands and s///w flags. A script read
@@ -314,7 +369,7 @@ func sedWrites(args []string) (files []string, blind, runs bool) {
 	if strings.IndexByte(script, opaque) >= 0 {
 		return files, true, false
 	}
-	w, ok := sedScriptWrites(script)
+	w, _, ok := sedScript(script)
 	if sandbox {
 		return files, false, false // --sandbox refuses e, r and w
 	}

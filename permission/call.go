@@ -134,6 +134,7 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 		}
 	}
 	w.argWrites(unwrapped, globs[n:], d)
+	w.optionValues(unwrapped, d)
 	w.argReads(vals, globs, d)
 	if len(unwrapped) > 1 && isFind(unwrapped[0]) {
 		w.findCommands(unwrapped[1:], p, d)

@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -86,12 +87,13 @@ func TestH15_ShellWithDashSReadsItsScriptFromStdin(t *testing.T) {
 	}
 }
 
-// eval takes `--` as the end of its options, as the other builtins do.
+// eval takes `--` as the end of its options, as the other builtins do;
+// torify is a wrapper like torsocks.
 func TestH15_EvalDashDashIsSplit(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	p := denyRmEverywhere(t, root)
-	for _, cmd := range []string{`eval -- rm x`, `eval -- 'rm x'`, `eval -- "echo; rm x"`} {
+	for _, cmd := range []string{`eval -- rm x`, `eval -- 'rm x'`, `eval -- "echo; rm x"`, `torify rm x`} {
 		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Deny || d.Rule != "Bash(rm:*)" {
 			t.Errorf("%s: %s by %q (%s), want deny by Bash(rm:*)", cmd, d.Behavior, d.Rule, d.Message)
 		}
@@ -120,6 +122,128 @@ func TestH15_ArgumentsFromInputAsAScriptAsk(t *testing.T) {
 	// A fixed script that gets the input as its arguments is seen.
 	for _, cmd := range []string{`xargs bash -c 'echo "$@"' _ < list`, `xargs -n1 echo < list`} {
 		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}
+
+// Programs that write a file named by an option: the file is a write
+// target like a redirection's, whatever rule allows the program.
+func TestH15_FilesWrittenThroughOptionsAreTargets(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(git diff:*)", "Bash(git log:*)",
+		"Bash(git show:*)", "Bash(git format-patch:*)", "Bash(sort:*)", "Bash(go build:*)", "Bash(go test:*)",
+		"Bash(go vet:*)", "Bash(gofmt:*)", "Bash(uniq:*)", "Bash(tar:*)", "Bash(unzip:*)", "Bash(zip:*)",
+		"Bash(curl:*)", "Bash(wget:*)", "Bash(make:*)", "Bash(git -C:*)", "Bash(rsync:*)"}})
+	for _, cmd := range []string{
+		`git diff --output=OUT/x`, `git diff --output OUT/x`, `git diff --outp=OUT/x`, `git log -p --output=OUT/x`,
+		`git show --output=OUT/x HEAD`, `git format-patch -o OUT HEAD~1`, `git format-patch -oOUT HEAD~1`,
+		`git format-patch --output-directory OUT HEAD~1`, `git diff --output=.workbench/settings.local.json`,
+		`git log --output=.git/hooks/pre-commit`, `git -C OUT diff`, `git -C src diff --output=x`,
+		`sort -o OUT/x src/a.txt`, `sort -oOUT/x src/a.txt`, `sort -ro OUT/x src/a.txt`, `sort --output=OUT/x src/a.txt`,
+		`sort --outp OUT/x src/a.txt`, `sort -T OUT src/a.txt`, `go build -o OUT/x ./...`, `go build -o=OUT/x .`,
+		`go test -c -o OUT/x.test ./...`, `go test -coverprofile=OUT/c.out ./...`, `go test -cpuprofile OUT/c ./...`,
+		`go test -outputdir OUT -cpuprofile c ./...`, `go test ./... -args -test.coverprofile=OUT/c`,
+		`go -C OUT build`, `gofmt -w OUT/x.go`, `gofmt -l -w OUT`, `gofmt -s -w=true OUT/x.go`,
+		`uniq src/a.txt OUT/x`, `uniq -f 1 src/a.txt OUT/x`, `tar -xf src/a.tar -C OUT`, `tar xf src/a.tar -C OUT`,
+		`tar -C OUT -xzf src/a.tgz`, `tar --extract --file=src/a.tar --directory=OUT`, `tar -cf OUT/a.tar src`,
+		`tar czf OUT/a.tgz src`, `tar -xPf src/a.tar`, `unzip src/a.zip -d OUT`, `unzip -dOUT src/a.zip`,
+		`zip OUT/a.zip src/a.txt`, `curl -o OUT/x http://h/`, `curl --output OUT/x http://h/`, `curl -sSLo OUT/x h`,
+		`curl -K src/a.txt`, `curl --output-dir OUT -O h/x`, `wget -O OUT/x h`, `wget -P OUT h`, `wget -e robots=off h`,
+		`make -C OUT`, `make --directory=OUT install`, `rsync --log-file=OUT/l src/ src2/`,
+	} {
+		cmd = replaceOut(cmd, outside)
+		for _, mode := range []Mode{ModeDefault, ModeBypass} {
+			if d := evalIn(p, project, mode, cmd); d.Behavior != Ask {
+				t.Errorf("%s, %s: %s by %q (%s), want ask", mode, cmd, d.Behavior, d.Rule, d.Message)
+			}
+		}
+	}
+	// Inside the workspace the program's rule is enough.
+	for _, cmd := range []string{
+		`git diff --output=src/d.patch`, `git diff --stat`, `git log --oneline`, `sort -o src/s.txt src/a.txt`,
+		`go build -o bin/app ./...`, `go test -coverprofile=cover.out ./...`, `gofmt -w src`, `gofmt -l .`,
+		`uniq src/a.txt src/u.txt`, `tar -xzf src/a.tgz`, `tar -cf src/a.tar src/a.txt`, `tar -tf src/a.tar`,
+		`unzip src/a.zip`, `unzip -l src/a.zip`, `curl -o src/x http://h/`, `make -C src`, `sort -k2 src/a.txt`,
+	} {
+		if d := evalIn(p, project, ModeDefault, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}
+
+// replaceOut puts the outside directory where a case says OUT.
+func replaceOut(cmd, outside string) string {
+	return strings.ReplaceAll(cmd, "OUT", outside)
+}
+
+// Programs that run a command given in an option: the command is a part of
+// its own, which needs its own rule and which deny rules see.
+func TestH15_CommandsGivenInOptionsAreParts(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	p := newPolicy(t, []string{root}, rules{allow: []string{"Bash(sort:*)", "Bash(tar:*)", "Bash(go test:*)",
+		"Bash(go build:*)", "Bash(go vet:*)", "Bash(git grep:*)", "Bash(git difftool:*)", "Bash(git rebase:*)",
+		"Bash(git bisect:*)", "Bash(git submodule:*)", "Bash(rsync:*)", "Bash(zip:*)", "Bash(man:*)",
+		"Bash(ssh:*)", "Bash(git:*)"},
+		deny: []string{"Bash(curl:*)"}})
+	for _, cmd := range []string{
+		`sort --compress-program=curl src/a.txt`, `sort --compress-program curl x`, `sort --compress-prog=curl x`,
+		`tar -I curl -cf x.tar src`, `tar --use-compress-program='curl -x' -cf x.tar src`,
+		`tar --to-command=curl -xf x.tar`, `tar --checkpoint=1 --checkpoint-action=exec=curl -cf x.tar src`,
+		`tar -cf x.tar -F curl src`, `tar --info-script=curl -cf x.tar src`, `go test -exec curl ./...`,
+		`go test -exec=curl ./...`, `go build -toolexec 'curl x' ./...`, `go vet -vettool=curl ./...`,
+		`git grep -Ocurl x`, `git grep --open-files-in-pager=curl x`, `git difftool -x curl`,
+		`git difftool --extcmd=curl`, `git rebase -x curl HEAD~1`, `git rebase --exec 'curl x' HEAD~1`,
+		`git bisect run curl x`, `git submodule foreach curl x`, `git filter-branch --tree-filter 'curl x'`,
+		`rsync -e curl src h:x`, `rsync --rsh='curl x' src h:x`, `zip -TT curl x.zip src`,
+		`zip --unzip-command=curl -T x.zip src`, `man -P curl ls`, `man --pager=curl ls`,
+		`ssh -o ProxyCommand='curl x' h`, `ssh -oLocalCommand=curl -o PermitLocalCommand=yes h`,
+	} {
+		for _, mode := range []Mode{ModeDefault, ModeBypass} {
+			if d := evalIn(p, root, mode, cmd); d.Behavior != Deny || d.Rule != "Bash(curl:*)" {
+				t.Errorf("%s, %s: %s by %q (%s), want deny by Bash(curl:*)", mode, cmd, d.Behavior, d.Rule, d.Message)
+			}
+		}
+	}
+	// A command no rule allows asks, though the program's rule matches.
+	for _, cmd := range []string{`sort --compress-program=python3 x`, `go test -exec ./runner ./...`,
+		`git rebase -x 'make check' HEAD~3`, `git --exec-path=/tmp/x status`, `git grep -O x`} {
+		if d := evalIn(p, root, ModeDefault, cmd); d.Behavior != Ask {
+			t.Errorf("%s: %s by %q (%s), want ask", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+	for _, cmd := range []string{`sort -k2 -t, x`, `tar -czf x.tgz src`, `go test -run TestX ./...`, `git grep -n x`} {
+		if d := evalIn(p, root, ModeDefault, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}
+
+// Settings that later commands read and run: `git config` writes the
+// repository's config (protected: it holds core.fsmonitor, core.pager,
+// aliases) or the user's, and `go env -w` the user's go env file, where
+// GOFLAGS=-toolexec=... would run a program in every later go command.
+func TestH15_ConfigWritesThatRunLaterCommandsAsk(t *testing.T) {
+	t.Parallel()
+	project, _ := workspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(git config:*)", "Bash(go env:*)", "Bash(git:*)"}})
+	for _, cmd := range []string{
+		`git config core.fsmonitor 'touch x'`, `git config --add alias.st '!touch x'`, `git config set core.pager x`,
+		`git config --global core.pager 'touch x'`, `git config --system core.pager x`, `git config --unset core.x`,
+		`git config -f .workbench/settings.local.json a.b c`, `go env -w GOFLAGS=-toolexec=touch`, `go env -u GOFLAGS`,
+		`git -C . config core.pager x`,
+	} {
+		for _, mode := range []Mode{ModeDefault, ModeBypass} {
+			if d := evalIn(p, project, mode, cmd); d.Behavior != Ask {
+				t.Errorf("%s, %s: %s by %q (%s), want ask", mode, cmd, d.Behavior, d.Rule, d.Message)
+			}
+		}
+	}
+	for _, cmd := range []string{`git config user.name`, `git config --get core.pager`, `git config -l`,
+		`git config get user.email`, `go env GOPATH`, `git config -f src/x.cfg a.b c`} {
+		if d := evalIn(p, project, ModeDefault, cmd); d.Behavior != Allow {
 			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
 		}
 	}

@@ -60,3 +60,28 @@ func TestH16_CommandNamingAReadDeniedFileIsDenied(t *testing.T) {
 		t.Errorf("Readable(innocent) = %s, %q", b, rule)
 	}
 }
+
+// sed's r and R commands read the file they name: a Read deny rule denies
+// the line like `cat .env`.
+func TestH16_SedReadCommandsAreReads(t *testing.T) {
+	t.Parallel()
+	project, _ := workspace(t)
+	if err := os.WriteFile(filepath.Join(project, ".env"), []byte("TOKEN=s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(sed:*)"}, deny: []string{"Read(./.env)"}})
+	for _, cmd := range []string{
+		`sed 'r .env' src/a.txt`, `sed '1R .env' src/a.txt`, `sed -s -e 1r.env src/a.txt`,
+		`sed --expression='$r ./.env' x`, `sed -n -e p -e 'r src/../.env' x`, `sed -e '/a/{r .env' -e '}' x`,
+		`sed -i 'r .env' src/a.txt`,
+	} {
+		for _, mode := range []Mode{ModeDefault, ModeBypass} {
+			if d := evalIn(p, project, mode, cmd); d.Behavior != Deny || d.Rule != "Read(./.env)" {
+				t.Errorf("%s, %s: %s by %q (%s), want deny by Read(./.env)", mode, cmd, d.Behavior, d.Rule, d.Message)
+			}
+		}
+	}
+	if d := evalIn(p, project, ModeDefault, `sed 'r src/b.txt' src/a.txt`); d.Behavior != Allow {
+		t.Errorf("a readable file: %s by %q (%s), want allow", d.Behavior, d.Rule, d.Message)
+	}
+}

@@ -51,6 +51,11 @@ func (w *walker) argReads(vals []string, globs []*syntax.Word, d dirs) {
 		}
 		w.readTarget(v, d, glob)
 	}
+	if len(u) > 1 && path.Base(u[0]) == "sed" {
+		for _, f := range sedReads(u[1:]) {
+			w.readTarget(f, d, nil) // sed 'r .env', 1R.env
+		}
+	}
 }
 
 // readTarget records one file a line may read, as seen from each directory

@@ -10,25 +10,32 @@ import "strings"
 // arguments of a, i and c, labels and braces are skipped as GNU sed reads
 // them.
 func sedScriptWrites(script string) (files []string, ok bool) {
+	files, _, ok = sedScript(script)
+	return files, ok
+}
+
+// sedScript is sedScriptWrites that also returns the files the script's r
+// and R commands read, which Read rules judge.
+func sedScript(script string) (files, reads []string, ok bool) {
 	s := sedReader{src: script}
 	for {
 		s.skipSpace(";\n")
 		if s.done() {
-			return files, true
+			return files, reads, true
 		}
 		if s.peek() == '#' {
 			s.toEOL()
 			continue
 		}
 		if !s.address() {
-			return nil, false
+			return nil, reads, false
 		}
 		s.skipSpace("")
 		if s.peek() == ',' {
 			s.next()
 			s.skipSpace("")
 			if !s.address() {
-				return nil, false
+				return nil, reads, false
 			}
 		}
 		s.skipSpace("")
@@ -37,7 +44,7 @@ func sedScriptWrites(script string) (files []string, ok bool) {
 			s.skipSpace("")
 		}
 		if s.done() {
-			return nil, false
+			return nil, reads, false
 		}
 		cmd := s.next()
 		switch cmd {
@@ -52,23 +59,23 @@ func sedScriptWrites(script string) (files []string, ok bool) {
 		case 'a', 'i', 'c':
 			s.text()
 		case 'r', 'R':
-			s.filename()
+			reads = append(reads, s.filename())
 		case 'w', 'W':
 			files = append(files, s.filename())
 		case 's':
 			w, fine := s.substitute()
 			if !fine {
-				return nil, false
+				return nil, reads, false
 			}
 			files = append(files, w...)
 		case 'y':
 			d := s.next()
 			if d == 0 || d == '\\' || d == '\n' || !s.delimited(d) || !s.delimited(d) {
-				return nil, false
+				return nil, reads, false
 			}
 		default:
 			// e runs a command; v, and anything else, is not read here.
-			return nil, false
+			return nil, reads, false
 		}
 	}
 }

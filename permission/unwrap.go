@@ -81,6 +81,7 @@ var wrappers = map[string]wrapper{
 	"firejail":    {},
 	"proxychains": {short: "f"}, "proxychains4": {short: "f"},
 	"torsocks":  {short: "uapP"},
+	"torify":    {},
 	"numactl":   {short: "imNCpP", long: set("interleave", "membind", "cpunodebind", "physcpubind", "preferred")},
 	"busybox":   {},
 	"toybox":    {},

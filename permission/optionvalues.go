@@ -1,0 +1,633 @@
+package permission
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Beyond the file-changing programs of argwrites.go, many programs write a
+// file named by an option (`sort -o F`, `git diff --output=F`,
+// `go build -o F`, `curl -o F`) or run a command given in one
+// (`sort --compress-program=P`, `tar -I P`, `go test -exec P`,
+// `git rebase -x CMD`, `rsync -e CMD`). A rule such as `Bash(sort:*)` or
+// `Bash(git diff:*)` says the program may run; it does not say where it
+// may write or what else it may start. So such files are write targets,
+// judged like a redirection's, and such commands are parts of their own,
+// which need their own rule, as find -exec's do.
+
+// optionSpec says how a program spells the options that matter here.
+type optionSpec struct {
+	// short are the short options that take a value (attached or the
+	// next word), GNU style.
+	short string
+	// long are the long options that take a value, to read them by any
+	// unambiguous prefix as getopt_long does (name -> takes a value).
+	long map[string]bool
+	// goFlags says options are Go flags: -name or --name, the value after
+	// = or as the next word, no clusters, no prefixes.
+	goFlags bool
+	// writes and commands name the options (a letter, or a long name)
+	// whose value is a file written, or a command line run.
+	writes, commands map[string]bool
+	// blind names options that make what is written unknown (curl -K
+	// reads options from a file, wget -e runs wgetrc commands).
+	blind map[string]bool
+}
+
+// optionSpecs are the programs read here, by base name.
+var optionSpecs = map[string]optionSpec{
+	"sort": {short: "kotST", long: set("key", "output", "buffer-size", "field-separator", "temporary-directory",
+		"compress-program", "files0-from", "random-source", "parallel", "batch-size", "sort"),
+		writes: set("o", "output", "T", "temporary-directory"), commands: set("compress-program")},
+	"go": {goFlags: true, writes: set("o", "coverprofile", "cpuprofile", "memprofile", "blockprofile",
+		"mutexprofile", "trace", "outputdir", "test.coverprofile", "test.cpuprofile", "test.memprofile",
+		"test.blockprofile", "test.mutexprofile", "test.trace", "test.outputdir", "test.gocoverdir"),
+		commands: set("exec", "toolexec", "vettool")},
+	"gofmt":     {goFlags: true, writes: set("cpuprofile")},
+	"goimports": {goFlags: true, writes: set("cpuprofile")},
+	"curl": {short: "AbcCdDeEFHKmoPQrtTuUwxXyYz", long: set("output", "dump-header", "cookie-jar", "trace",
+		"trace-ascii", "stderr", "libcurl", "etag-save", "hsts", "alt-svc", "output-dir", "config", "data",
+		"header", "user", "url", "request", "cookie", "form", "user-agent", "referer", "proxy", "upload-file"),
+		writes: set("o", "output", "D", "dump-header", "c", "cookie-jar", "trace", "trace-ascii", "stderr",
+			"libcurl", "etag-save", "hsts", "alt-svc", "output-dir"),
+		blind: set("K", "config")},
+	"wget": {short: "aAeiIlOoPQRtTUwXD", long: set("output-document", "output-file", "append-output",
+		"directory-prefix", "save-cookies", "warc-file", "execute", "input-file", "post-file", "body-file",
+		"config"),
+		writes: set("O", "output-document", "o", "output-file", "a", "append-output", "P", "directory-prefix",
+			"save-cookies", "warc-file"),
+		blind: set("e", "execute", "config")},
+	"rsync": {short: "eTfB", long: set("rsh", "temp-dir", "filter", "exclude", "include", "backup-dir",
+		"suffix", "rsync-path", "partial-dir", "log-file", "password-file", "files-from", "exclude-from",
+		"include-from", "chmod", "chown", "compare-dest", "copy-dest", "link-dest", "out-format", "max-size",
+		"min-size", "timeout", "port", "bwlimit", "write-batch", "only-write-batch"),
+		writes:   set("T", "temp-dir", "backup-dir", "partial-dir", "log-file", "write-batch", "only-write-batch"),
+		commands: set("e", "rsh")},
+	"zip": {short: "bnOPtx", long: set("temp-path", "output-file", "unzip-command", "password", "suffixes"),
+		writes: set("b", "temp-path", "O", "output-file"), commands: set("unzip-command")},
+	"man": {short: "CMPHLmSepRE", long: set("pager", "html", "config-file", "manpath"),
+		commands: set("P", "pager", "H", "html")},
+	"ssh": {short: "BbcDEeFIiJLlmOoPpQRSWw", commands: set("o")},
+	"make": {short: "CfIjlloW", long: set("directory", "file", "makefile", "include-dir", "jobs",
+		"load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval"),
+		writes: set("C", "directory")},
+}
+
+// optionValues returns the files words (a command, wrappers removed)
+// writes through its options, the command lines it runs through them, and
+// whether what it writes is unknown.
+func optionValues(words []string) (files, cmds []string, blind bool) {
+	if len(words) < 2 {
+		return nil, nil, false
+	}
+	prog := path.Base(words[0])
+	switch prog {
+	case "git":
+		return gitOptionValues(words[1:])
+	case "tar", "bsdtar":
+		return tarOptionValues(words[1:])
+	case "unzip":
+		return unzipWrites(words[1:]), nil, false
+	case "uniq":
+		return uniqWrites(words[1:]), nil, false
+	}
+	spec, ok := optionSpecs[prog]
+	if !ok {
+		return nil, nil, false
+	}
+	each := func(name, val string) {
+		switch {
+		case spec.blind[name]:
+			blind = true
+		case spec.writes[name]:
+			files = append(files, val)
+		case spec.commands[name]:
+			if prog == "ssh" {
+				val = sshCommandOption(val)
+			}
+			if val != "" {
+				cmds = append(cmds, val)
+			}
+		}
+	}
+	if spec.goFlags {
+		goFlagValues(spec, words[1:], each)
+	} else {
+		gnuOptionValues(spec, words[1:], each)
+	}
+	if prog == "zip" {
+		for i, a := range words[1 : len(words)-1] {
+			if a == "-TT" {
+				cmds = append(cmds, words[i+2]) // zip -TT CMD tests with CMD
+			}
+		}
+	}
+	if prog == "zip" && len(files) == 0 {
+		if ops := operandsOf(spec, words[1:]); len(ops) > 0 {
+			files = append(files, ops[0]) // the archive
+		}
+	}
+	if (prog == "gofmt" || prog == "goimports") && hasGoFlag(words[1:], "w") {
+		files = append(files, goOperands(words[1:], set("r", "cpuprofile", "local", "srcdir"))...)
+	}
+	if prog == "go" && hasGoFlag(words[1:], "C") {
+		blind = true // -C moves go, and every relative name, elsewhere
+	}
+	if prog == "go" && len(words) > 2 && words[1] == "env" && (hasGoFlag(words[2:], "w") || hasGoFlag(words[2:], "u")) {
+		blind = true // go env -w writes the user's go env file (GOFLAGS=-toolexec=...)
+	}
+	return files, cmds, blind
+}
+
+// gnuOptionValues calls each for every option of words that takes a value,
+// read as getopt_long reads them.
+func gnuOptionValues(spec optionSpec, words []string, each func(name, val string)) {
+	for i := 0; i < len(words); i++ {
+		a := words[i]
+		switch {
+		case a == "--":
+			return
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			full, known := longOption(name, spec.long)
+			if !known {
+				// Ambiguous to getopt, or unknown: when it could be
+				// one that writes or runs something, read it as that.
+				full, known = anyPrefixOf(name, spec)
+			}
+			if !known {
+				continue
+			}
+			if spec.long[full] && !hasVal && i+1 < len(words) {
+				i++
+				val = words[i]
+			}
+			each(full, val)
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a); j++ {
+				if strings.IndexByte(spec.short, a[j]) < 0 {
+					continue
+				}
+				val := a[j+1:]
+				if val == "" && i+1 < len(words) {
+					i++
+					val = words[i]
+				}
+				each(a[j:j+1], val)
+				break
+			}
+		}
+	}
+}
+
+// anyPrefixOf returns the option name abbreviates among those that write a
+// file or run a command, when there is any.
+func anyPrefixOf(name string, spec optionSpec) (string, bool) {
+	if len(name) < 2 {
+		return "", false
+	}
+	for o := range spec.long {
+		if strings.HasPrefix(o, name) && (spec.writes[o] || spec.commands[o] || spec.blind[o]) {
+			return o, true
+		}
+	}
+	return "", false
+}
+
+// operandsOf returns the words that are neither options nor their values.
+func operandsOf(spec optionSpec, words []string) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		a := words[i]
+		switch {
+		case a == "--":
+			return append(out, words[i+1:]...)
+		case strings.HasPrefix(a, "--"):
+			name, _, hasVal := strings.Cut(a[2:], "=")
+			if full, ok := longOption(name, spec.long); ok && spec.long[full] && !hasVal {
+				i++
+			}
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a); j++ {
+				if strings.IndexByte(spec.short, a[j]) >= 0 {
+					if j == len(a)-1 {
+						i++
+					}
+					break
+				}
+			}
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// goFlagValues calls each for every Go flag of words that the spec names,
+// with its value (`-o F`, `-o=F`, `--o F`).
+func goFlagValues(spec optionSpec, words []string, each func(name, val string)) {
+	for i := 0; i < len(words); i++ {
+		a := words[i]
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		name := strings.TrimPrefix(a[1:], "-")
+		name, val, hasVal := strings.Cut(name, "=")
+		if !spec.writes[name] && !spec.commands[name] && !spec.blind[name] {
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(words) {
+				continue
+			}
+			i++
+			val = words[i]
+		}
+		each(name, val)
+	}
+}
+
+// hasGoFlag reports whether words hold the Go flag -name (or --name).
+func hasGoFlag(words []string, name string) bool {
+	for _, a := range words {
+		if a == "-"+name || a == "--"+name || strings.HasPrefix(a, "-"+name+"=") || strings.HasPrefix(a, "--"+name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// goOperands returns the words of a Go command that are not flags or the
+// values of the flags in valued.
+func goOperands(words []string, valued map[string]bool) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		a := words[i]
+		if a == "--" {
+			return append(out, words[i+1:]...)
+		}
+		if len(a) > 1 && a[0] == '-' {
+			name := strings.TrimPrefix(a[1:], "-")
+			if !strings.Contains(name, "=") && valued[name] {
+				i++
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// sshCommandOption returns the command of an ssh -o option that runs one
+// locally (ProxyCommand, LocalCommand, KnownHostsCommand), or "".
+func sshCommandOption(v string) string {
+	key, val, ok := strings.Cut(v, "=")
+	if !ok {
+		key, val, _ = strings.Cut(v, " ")
+	}
+	switch strings.ToLower(strings.TrimSpace(key)) {
+	case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
+		return strings.TrimSpace(val)
+	}
+	return ""
+}
+
+// gitOptionValues reads a git command line: the files written by
+// --output (diff, log, show, format-patch: any unambiguous prefix) and
+// format-patch's -o, the commands of grep -O, difftool -x, rebase -x,
+// bisect run and submodule foreach; a directory git is moved to (-C,
+// --git-dir, --work-tree) is written and makes relative names unknown,
+// and --exec-path makes the program unknown.
+func gitOptionValues(args []string) (files, cmds []string, blind bool) {
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		switch {
+		case a == "-C" || a == "--git-dir" || a == "--work-tree":
+			if i+1 < len(args) {
+				files = append(files, args[i+1])
+			}
+			blind = true
+			i += 2
+			continue
+		case strings.HasPrefix(a, "--git-dir=") || strings.HasPrefix(a, "--work-tree="):
+			_, v, _ := strings.Cut(a, "=")
+			files = append(files, v)
+			blind = true
+		case a == "--exec-path" || strings.HasPrefix(a, "--exec-path="):
+			blind = true
+			cmds = append(cmds, opaqueStr) // git runs its commands from there
+		case a == "-c" || a == "--config-env" || a == "--namespace" || a == "--super-prefix":
+			i += 2
+			continue
+		case strings.HasPrefix(a, "-"):
+		default:
+			return gitSubcommand(a, args[i+1:], files, cmds, blind)
+		}
+		i++
+	}
+	return files, cmds, blind
+}
+
+func gitSubcommand(sub string, args []string, files, cmds []string, blind bool) ([]string, []string, bool) {
+	if sub == "config" {
+		f, b := gitConfigWrites(args)
+		return append(files, f...), cmds, blind || b
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		next := func() string {
+			if hasVal {
+				return val
+			}
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return ""
+		}
+		long := strings.HasPrefix(a, "--") && len(name) >= 3
+		switch {
+		case long && strings.HasPrefix("output-directory", name) && strings.HasPrefix(name, "output-d"):
+			files = append(files, next())
+		case long && strings.HasPrefix("output", name):
+			files = append(files, next())
+		case sub == "format-patch" && (a == "-o" || strings.HasPrefix(a, "-o") && !strings.HasPrefix(a, "--")):
+			if v := strings.TrimPrefix(a, "-o"); v != "" {
+				files = append(files, v)
+			} else {
+				files = append(files, next())
+			}
+		case sub == "grep" && (strings.HasPrefix(a, "-O") || long && strings.HasPrefix("open-files-in-pager", name)):
+			v := strings.TrimPrefix(a, "-O")
+			if long {
+				v = val
+			}
+			if v == "" {
+				v = opaqueStr // the configured pager
+			}
+			cmds = append(cmds, v)
+		case (sub == "difftool" && (a == "-x" || long && strings.HasPrefix("extcmd", name))) ||
+			(sub == "rebase" && (a == "-x" || long && strings.HasPrefix("exec", name))):
+			cmds = append(cmds, next())
+		case (sub == "difftool" || sub == "rebase") && strings.HasPrefix(a, "-x"):
+			cmds = append(cmds, a[2:])
+		case sub == "bisect" && a == "run" || sub == "submodule" && a == "foreach":
+			cmds = append(cmds, strings.Join(quoteWords(args[i+1:]), " "))
+			return files, cmds, blind
+		case sub == "filter-branch" && long && strings.HasSuffix(name, "-filter"):
+			cmds = append(cmds, next())
+		}
+	}
+	return files, cmds, blind
+}
+
+// tarShort are GNU tar's short options that take a value.
+const tarShort = "bCfFgHIKLNTVX"
+
+// tarOptionValues reads a tar command: the archive it creates (-c, -r,
+// -u, -A with -f), the directory it extracts into (-x: -C, else the
+// working directory; absolute member names with -P make it unknown), the
+// files of --index-file and -g, and the commands of -I, -F, --to-command,
+// --checkpoint-action=exec= and --rsh-command.
+func tarOptionValues(args []string) (files, cmds []string, blind bool) {
+	var archive, dir string
+	creates, extracts, absolute := false, false, false
+	mode := func(c byte) {
+		switch c {
+		case 'c', 'r', 'u', 'A':
+			creates = true
+		case 'x':
+			extracts = true
+		case 'P':
+			absolute = true
+		}
+	}
+	value := func(c byte, v string) {
+		switch c {
+		case 'f':
+			archive = v
+		case 'C':
+			dir = v
+		case 'g':
+			files = append(files, v)
+		case 'I', 'F':
+			cmds = append(cmds, v)
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			i = len(args)
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			takes := func() string {
+				if !hasVal && i+1 < len(args) {
+					i++
+					return args[i]
+				}
+				return val
+			}
+			switch {
+			case name == "create" || name == "append" || name == "update" || name == "concatenate" || name == "catenate":
+				creates = true
+			case name == "extract" || name == "get":
+				extracts = true
+			case name == "absolute-names":
+				absolute = true
+			case name == "file":
+				archive = takes()
+			case name == "directory":
+				dir = takes()
+			case name == "index-file" || name == "listed-incremental" || name == "volno-file":
+				files = append(files, takes())
+			case name == "use-compress-program" || name == "to-command" || name == "info-script" ||
+				name == "new-volume-script" || name == "rsh-command":
+				cmds = append(cmds, takes())
+			case name == "checkpoint-action":
+				if v, ok := strings.CutPrefix(takes(), "exec="); ok {
+					cmds = append(cmds, v)
+				}
+			}
+		case len(a) > 1 && a[0] == '-', i == 0 && !strings.HasPrefix(a, "-"):
+			// `tar xzf F`: the first word is a cluster whose values
+			// are the following words, in order.
+			old := a[0] != '-'
+			cluster := strings.TrimPrefix(a, "-")
+			for j := 0; j < len(cluster); j++ {
+				c := cluster[j]
+				mode(c)
+				if strings.IndexByte(tarShort, c) < 0 {
+					continue
+				}
+				if !old && j+1 < len(cluster) {
+					value(c, cluster[j+1:])
+					break
+				}
+				if i+1 < len(args) {
+					i++
+					value(c, args[i])
+				}
+			}
+		}
+	}
+	if creates && archive != "" && archive != "-" {
+		files = append(files, archive)
+	}
+	if extracts {
+		if dir == "" {
+			dir = "."
+		}
+		files = append(files, dir)
+		blind = blind || absolute
+	}
+	return files, cmds, blind
+}
+
+// unzipWrites returns the directory unzip extracts into (-d DIR, else the
+// working directory), or nothing when it only lists, tests or prints.
+func unzipWrites(args []string) []string {
+	dir := "."
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-d" && i+1 < len(args):
+			dir = args[i+1]
+			i++
+		case strings.HasPrefix(a, "-d") && len(a) > 2:
+			dir = a[2:]
+		case a == "-x":
+			i = len(args) // the names to leave out follow
+		case strings.HasPrefix(a, "-") && strings.ContainsAny(a[1:], "lptvcZz"):
+			return nil
+		}
+	}
+	return []string{dir}
+}
+
+// uniqWrites returns uniq's output file, its second operand.
+func uniqWrites(args []string) []string {
+	spec := optionSpec{short: "fsw", long: set("skip-fields", "skip-chars", "check-chars")}
+	if ops := operandsOf(spec, args); len(ops) > 1 {
+		return ops[1:2]
+	}
+	return nil
+}
+
+// whyOptionCommand explains a command given in an option that does not
+// parse or nests too deep.
+const whyOptionCommand = "a command given in a program's option cannot be read"
+
+// optionValues records the files a program writes through its options and
+// adds the commands it runs through them as parts of their own.
+func (w *walker) optionValues(words []string, d dirs) {
+	files, cmds, blind := optionValues(words)
+	if blind {
+		w.a.blindWrite = true
+	}
+	by := ""
+	if len(words) > 0 {
+		by = path.Base(words[0])
+	}
+	for _, f := range files {
+		w.writeTarget(f, by, d, nil)
+	}
+	for _, c := range cmds {
+		w.optionCommand(c, d)
+	}
+}
+
+// optionCommand adds the parts of a command line a program runs (a shell
+// line, or a program with its arguments): each needs its own rule, and
+// deny rules and hard deny see them.
+func (w *walker) optionCommand(script string, d dirs) {
+	if strings.IndexByte(script, opaque) >= 0 {
+		w.unknownFor(whyUnseenCode)
+		w.a.anyProgram = true
+		return
+	}
+	if strings.TrimSpace(script) == "" {
+		return
+	}
+	if w.depth >= maxShellDepth {
+		w.unknownFor(whyOptionCommand)
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+	if err != nil {
+		sub := roughAnalysis(script, err)
+		w.denyFor(sub.deny)
+		for _, ip := range sub.parts {
+			w.a.hidden = append(w.a.hidden, ip.text)
+		}
+		w.unknownFor(whyOptionCommand)
+		return
+	}
+	sub := &analysis{}
+	iw := newWalker(sub, w.depth+1, f)
+	iw.inherit(w)
+	iw.walkStmts(f.Stmts, d)
+	if u := scanUnknown(f); u != "" {
+		iw.unknownFor(u)
+	}
+	w.merge(sub)
+	w.a.parts = append(w.a.parts, sub.parts...)
+}
+
+// gitConfigWrites returns the file `git config ARGS` writes: the
+// repository's .git/config (which holds commands: core.fsmonitor,
+// core.pager, aliases), a --file, or, for --global, --system and the
+// forms this reader does not know, an unknown one. Reading forms write
+// nothing.
+func gitConfigWrites(args []string) (files []string, blind bool) {
+	var operands []string
+	file, writes := "", false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--get" || a == "--get-all" || a == "--get-regexp" || a == "--get-urlmatch" ||
+			a == "--get-color" || a == "--get-colorbool" || a == "-l" || a == "--list":
+			return nil, false
+		case a == "--unset" || a == "--unset-all" || a == "--add" || a == "--replace-all" ||
+			a == "--rename-section" || a == "--remove-section" || a == "-e" || a == "--edit":
+			writes = true
+		case a == "--global" || a == "--system" || a == "--worktree" || a == "--blob" ||
+			strings.HasPrefix(a, "--blob="):
+			blind = true
+		case a == "-f" || a == "--file":
+			if i+1 < len(args) {
+				i++
+				file = args[i]
+			}
+		case strings.HasPrefix(a, "--file="):
+			file = strings.TrimPrefix(a, "--file=")
+		case a == "--type" || a == "--default" || a == "--comment":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			operands = append(operands, a)
+		}
+	}
+	if len(operands) > 0 {
+		switch operands[0] {
+		case "get", "list":
+			return nil, false
+		case "set", "unset", "rename-section", "remove-section", "edit":
+			writes = true
+		}
+	}
+	if !writes && len(operands) < 2 {
+		return nil, false // git config NAME reads
+	}
+	if file != "" {
+		return []string{file}, blind
+	}
+	return []string{".git/config"}, blind
+}
