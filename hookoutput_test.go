@@ -81,6 +81,12 @@ func TestCompat5_ContinueFalseEndsTheRunWithItsStopReason(t *testing.T) {
 		{"PostToolUseFailure", []string{sseTool("toolu_1", "Read", `{"file_path":"missing.txt"}`)}, 1, "stop_hook_prevented"},
 		{"SubagentStart", []string{sseTool("toolu_1", "Agent", `{"description":"look","prompt":"look around","subagent_type":"explore"}`)}, 1, "stop_hook_prevented"},
 		{"Stop", nil, 1, "stop_hook_prevented"},
+		// The subagent's own stop ends the person's run too: its
+		// request is the second.
+		{"SubagentStop", []string{sseTool("toolu_1", "Agent", `{"description":"look","prompt":"look around","subagent_type":"explore"}`)}, 2, "stop_hook_prevented"},
+		// The first request would fill the tiny window: the compaction
+		// before it is stopped, and the run with it.
+		{"PreCompact", []string{read}, 0, "stop_hook_prevented"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.event, func(t *testing.T) {
@@ -89,7 +95,11 @@ func TestCompat5_ContinueFalseEndsTheRunWithItsStopReason(t *testing.T) {
 			reason := "stopped by the " + tc.event + " hook"
 			c.hooksSettings(map[string]string{tc.event: c.hookPrinting("stop", `{"continue": false, "stopReason": "`+reason+`", "decision": "block", "reason": "for the model"}`)})
 			srv := newModelServer(t, append(tc.replies, sseText("the model went on"))...)
-			code, out, errb := c.run("", "--cwd", c.project, "--output-format", "json", "-p", "go")
+			args := []string{"--cwd", c.project, "--output-format", "json", "-p", "go"}
+			if tc.event == "PreCompact" {
+				args = append(args, "--context-window", "10")
+			}
+			code, out, errb := c.run("", args...)
 			if want := map[bool]int{true: exitError, false: exitOK}[tc.stop == "prompt_blocked"]; code != want {
 				t.Fatalf("exit %d, want %d\n%s\n%s", code, want, out, errb)
 			}

@@ -266,6 +266,11 @@ func (s *Session) preCompact(ctx context.Context, trigger, instructions string) 
 			if strings.TrimSpace(why) == "" {
 				why = "it gave no reason"
 			}
+			if hs, ok := ctx.Value(hookStopKey{}).(*hookStop); ok && o.Prevent {
+				// "continue": false also ends the run that needed the
+				// compaction (see hookStop); /compact has none to end.
+				hs.stop(firstNonEmpty(strings.TrimSpace(o.StopReason), "PreCompact hook "+o.Hook+" ended the run."))
+			}
 			return "", fmt.Errorf("%w (%s): %s", ErrCompactBlocked, o.Hook, strings.TrimSpace(why))
 		case o.Err != nil:
 			s.cfg.Publish(Event{Kind: EventNotice, Text: fmt.Sprintf("A PreCompact hook failed (%s): %v; the compaction goes on without it.", o.Hook, o.Err)})

@@ -83,6 +83,11 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 		}
 		s.cfg.Publish(Event{Kind: EventTurnStart, Turn: turn})
 		s.maybeAutoCompact(ctx, turn)
+		if reason, stop := hookStopped.stopped(); stop {
+			// A PreCompact hook's "continue": false ends the run before
+			// the request.
+			return Outcome{StopReason: StopHookPrevented, Turns: turn - 1, Text: reason}
+		}
 		res := s.turn(ctx, turn)
 		if t := textOf(res.message); t != "" {
 			last = t
@@ -120,7 +125,7 @@ func (s *Session) prompt(ctx context.Context, text string) Outcome {
 		}
 		// The model wants to stop. Stop hooks may keep it going once per
 		// real tool turn, so they cannot loop it forever.
-		if out, again := s.stopHooks(ctx, turn, &stopHookActive); out != nil {
+		if out, again := s.stopHooks(ctx, turn, last, &stopHookActive); out != nil {
 			return *out
 		} else if again {
 			continue

@@ -51,20 +51,34 @@ func (r *run) permissionRequest(tc *tools.Context, d permission.Decision) (res t
 // kept waiting by an approval dialog (a headless approver keeps nobody
 // waiting). The hooks run beside the dialog under the call's context, so
 // a slow notifier never delays it; the returned wait, called once the
-// person answered, lets them finish (each within its own timeout).
-func (r *run) notifyWaiting(a Approver) (wait func()) {
+// person answered, lets them finish (each within its own timeout). A hook
+// that answers `"continue": false` ends the run, as that field does in
+// every event: withdraw takes the dialog down, and wait reports the hook's
+// stopReason so the call does not run whatever the answer was.
+func (r *run) notifyWaiting(a Approver, withdraw func()) (wait func() (stopReason string, stopped bool)) {
 	if _, headless := a.(Headless); headless || r.p.Hooks == nil || !r.p.Hooks.Has(hooks.Notification) {
-		return func() {}
+		return func() (string, bool) { return "", false }
 	}
 	in := r.hookInput(hooks.Notification)
 	in.ToolName, in.ToolInput, in.ToolUseID = "", nil, ""
 	msg := "Workbench needs your permission to use " + r.call.Name
 	done := make(chan struct{})
+	var reason string
+	var stopped bool
 	go func() {
 		defer close(done)
-		r.p.Hooks.Notify(r.ctx, in, "permission_prompt", msg)
+		for _, o := range r.p.Hooks.Notify(r.ctx, in, "permission_prompt", msg) {
+			if o.Err == nil && o.Prevent && !stopped {
+				stopped, reason = true, firstNonEmpty(o.StopReason, "Notification hook "+o.Hook+" ended the run.")
+				r.prevent(reason)
+				withdraw()
+			}
+		}
 	}()
-	return func() { <-done }
+	return func() (string, bool) {
+		<-done
+		return reason, stopped
+	}
 }
 
 // hookStopKey finds the run's hookStop in a context.

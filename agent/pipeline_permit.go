@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -119,12 +120,17 @@ func (r *run) askPerson(tc *tools.Context, d permission.Decision, target permiss
 	if approver == nil {
 		approver = Headless{}
 	}
-	notified := r.notifyWaiting(approver)
-	reply := approver.Approve(r.ctx, ApprovalRequest{
+	actx, withdraw := context.WithCancel(r.ctx)
+	notified := r.notifyWaiting(approver, withdraw)
+	reply := approver.Approve(actx, ApprovalRequest{
 		CallID: r.call.ID, Tool: r.call.Name, Input: r.input,
 		Decision: d, Target: target, ReadOnly: r.tool.ReadOnly(r.input),
 	})
-	notified()
+	withdraw()
+	if why, stopped := notified(); stopped {
+		r.emit(StagePermission, OutcomeRejected, "a Notification hook ended the run: "+why, "hook", t0)
+		return tools.Error("The tool call did not run: a Notification hook ended the run: " + why), false
+	}
 	if r.ctx.Err() != nil {
 		r.emit(StagePermission, OutcomeCancelled, "cancelled while waiting for approval", reply.By, t0)
 		return tools.Error("The tool call was cancelled while waiting for approval."), false

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -85,5 +87,40 @@ func TestNotificationHooksRunWhenAnApprovalWaits(t *testing.T) {
 	f.run("Sh", `{"command":"touch a"}`)
 	if dumped(t, dump) != nil {
 		t.Error("a headless ask notified someone")
+	}
+}
+
+// A Notification hook's "continue": false ends the run, as that field does
+// in every event of Claude Code's reference: the dialog it was told about
+// is taken down (the approver's context ends), the call does not run, and
+// the run's stop record holds the hook's stopReason.
+func TestNotificationContinueFalseWithdrawsTheDialogAndEndsTheRun(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	reg := hooks.NewRegistry()
+	scriptHook(t, reg, hooks.Notification, "permission_prompt", `{"continue":false,"stopReason":"nobody is at the desk"}`)
+	f.p.Hooks = reg
+	withdrawn := make(chan struct{})
+	// The person never answers: only the hook's verdict can end the wait.
+	f.p.Approver = ApproverFunc(func(ctx context.Context, _ ApprovalRequest) ApprovalReply {
+		<-ctx.Done()
+		close(withdrawn)
+		return ApprovalReply{By: "person", Feedback: "cancelled"}
+	})
+	ctx, stop := withHookStop(context.Background())
+	res := f.p.Run(ctx, Call{ID: "c1", Name: "Sh", Input: json.RawMessage(`{"command":"touch a"}`)})
+	select {
+	case <-withdrawn:
+	default:
+		t.Fatal("the dialog was not withdrawn")
+	}
+	if !res.IsError || !strings.Contains(res.Text, "nobody is at the desk") || f.sh.commands() != "" {
+		t.Fatalf("result %q, ran %q", res.Text, f.sh.commands())
+	}
+	if why, ok := stop.stopped(); !ok || why != "nobody is at the desk" {
+		t.Fatalf("the run was not ended: %q %v", why, ok)
+	}
+	if !strings.Contains(f.rec.stages(), "permission:ask pre_hook:skipped permission:rejected") {
+		t.Errorf("stages %s", f.rec.stages())
 	}
 }

@@ -206,8 +206,14 @@ func (s *Session) sync() {
 
 func (s *Session) hookInput(ev hooks.Event) hooks.Input {
 	p := s.cfg.Pipeline
-	return hooks.Input{SessionID: s.id, TranscriptPath: p.TranscriptPath, Cwd: p.WorkDir,
+	in := hooks.Input{SessionID: s.id, TranscriptPath: p.TranscriptPath, Cwd: p.WorkDir,
 		PermissionMode: string(p.mode()), HookEventName: ev, AgentType: s.cfg.AgentType}
+	if s.cfg.Depth > 0 {
+		// A subagent's id is its parent's and its Agent call's, joined
+		// with "/": hooks hear the person's session and the agent apart.
+		in.SessionID, in.AgentID, _ = strings.Cut(s.id, "/")
+	}
+	return in
 }
 
 func (s *Session) hooks() *hooks.Registry { return s.cfg.Pipeline.Hooks }

@@ -9,12 +9,12 @@ import (
 )
 
 // stopHooks runs the Stop hooks (SubagentStop in a subagent) when the
-// model wants to end its turn. out ends the run (a hook's `"continue":
+// model wants to end its turn; last is the model's last text. out ends the run (a hook's `"continue":
 // false`); again sends the model back to work with the hooks' reasons. A
 // block is honoured once: the hooks then run with stop_hook_active true,
 // and a second block in a row ends the run with a notice instead of a
 // loop. *active is the loop's record of that.
-func (s *Session) stopHooks(ctx context.Context, turn int, active *bool) (out *Outcome, again bool) {
+func (s *Session) stopHooks(ctx context.Context, turn int, last string, active *bool) (out *Outcome, again bool) {
 	ev := hooks.Stop
 	if s.cfg.Depth > 0 {
 		ev = hooks.SubagentStop
@@ -24,7 +24,10 @@ func (s *Session) stopHooks(ctx context.Context, turn int, active *bool) (out *O
 		return nil, false
 	}
 	in := s.hookInput(ev)
-	in.StopHookActive = *active
+	in.StopHookActive, in.LastAssistantMessage = *active, last
+	if ev == hooks.SubagentStop {
+		in.AgentTranscriptPath = in.TranscriptPath
+	}
 	v := h.Stop(ctx, in)
 	if v.Prevent {
 		return &Outcome{StopReason: StopHookPrevented, Turns: turn, Text: v.Message}, false

@@ -155,6 +155,7 @@ func (s *Session) runChild(ctx context.Context, d AgentDef, v agentInput, callID
 	prompt := v.Prompt
 	if h := parent.Hooks; h != nil && h.Has(hooks.SubagentStart) {
 		in := s.hookInput(hooks.SubagentStart)
+		_, in.AgentID, _ = strings.Cut(s.id+"/"+callID, "/")
 		in.AgentType = d.Name
 		sv := h.Begin(ctx, in)
 		if sv.Prevent {
@@ -179,6 +180,14 @@ func (s *Session) runChild(ctx context.Context, d AgentDef, v agentInput, callID
 	switch out.StopReason {
 	case StopCompleted:
 		return tools.Text(text), nil
+	case StopHookPrevented:
+		// A hook's "continue": false in the subagent (its SubagentStop,
+		// or one of its calls' hooks) stops everything, as it does in the
+		// person's own run: the run that asked for the subagent ends too.
+		if hs, ok := ctx.Value(hookStopKey{}).(*hookStop); ok {
+			hs.stop(out.Text)
+		}
+		return tools.Error("A hook stopped the subagent and the run: " + out.Text), nil
 	default:
 		msg := fmt.Sprintf("The subagent stopped early (%s) after %d turns.", out.StopReason, out.Turns)
 		if out.Err != nil {

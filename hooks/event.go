@@ -43,7 +43,7 @@ func (e Event) Valid() bool {
 // usesMatcher reports whether hooks for e are filtered by a matcher.
 func (e Event) usesMatcher() bool {
 	switch e {
-	case UserPromptSubmit, Stop, SubagentStart, SubagentStop:
+	case UserPromptSubmit, Stop:
 		return false
 	}
 	return true
@@ -51,8 +51,9 @@ func (e Event) usesMatcher() bool {
 
 // matchSubject is the value an event's matcher is tested against: the tool
 // name for the tool events, notification_type for Notification, source for
-// SessionStart, reason for SessionEnd and trigger for PreCompact, as Claude
-// Code's hooks reference documents them.
+// SessionStart, reason for SessionEnd, trigger for PreCompact and the agent
+// type for SubagentStart and SubagentStop, as Claude Code's hooks reference
+// documents them.
 func (in Input) matchSubject() string {
 	switch in.HookEventName {
 	case Notification:
@@ -63,6 +64,8 @@ func (in Input) matchSubject() string {
 		return in.Reason
 	case PreCompact:
 		return in.Trigger
+	case SubagentStart, SubagentStop:
+		return in.AgentType
 	}
 	return in.ToolName
 }

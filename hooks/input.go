@@ -42,8 +42,18 @@ type Input struct {
 	// Stop hook asked it to, so a hook can avoid looping forever. Stop and
 	// SubagentStop always carry it, false included (see MarshalJSON).
 	StopHookActive bool `json:"-"`
-	// AgentType names the subagent (SubagentStart, SubagentStop).
+	// AgentType names the subagent (SubagentStart, SubagentStop, and every
+	// event of a subagent's own calls); SubagentStart and SubagentStop
+	// matchers test it. AgentID is that subagent's id (its Agent call's id,
+	// nested ones joined with "/"), set wherever AgentType is.
 	AgentType string `json:"agent_type,omitempty"`
+	AgentID   string `json:"agent_id,omitempty"`
+	// AgentTranscriptPath is where the subagent's calls are recorded
+	// (SubagentStop): the session's transcript, under the Agent call's id.
+	AgentTranscriptPath string `json:"agent_transcript_path,omitempty"`
+	// LastAssistantMessage is the model's last text before it stopped
+	// (Stop, SubagentStop), so a hook need not parse the transcript.
+	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
 	// Source is how the session began: "startup", "resume", "clear" or
 	// "compact" (SessionStart); SessionStart matchers test it.
 	Source string `json:"source,omitempty"`

@@ -46,7 +46,7 @@ func TestMatcherIsIgnoredForEventsWithoutOne(t *testing.T) {
 
 // The events Claude Code's reference gives a matcher test it against their
 // own subject: SessionStart's source, SessionEnd's reason, Notification's
-// type and PreCompact's trigger.
+// type, PreCompact's trigger and the subagent events' agent type.
 func TestMatcherTestsEachEventsSubject(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -66,6 +66,10 @@ func TestMatcherTestsEachEventsSubject(t *testing.T) {
 		{PreCompact, "auto|manual", Input{Trigger: "manual"}, true},
 		{PermissionRequest, "Bash", Input{ToolName: "Bash"}, true},
 		{PermissionRequest, "Bash", Input{ToolName: "Write"}, false},
+		{SubagentStart, "explore", Input{AgentType: "explore"}, true},
+		{SubagentStart, "explore", Input{AgentType: "general-purpose"}, false},
+		{SubagentStop, "general-.*", Input{AgentType: "general-purpose"}, true},
+		{SubagentStop, "explore", Input{AgentType: "general-purpose"}, false},
 	}
 	for _, c := range cases {
 		r := NewRegistry()
