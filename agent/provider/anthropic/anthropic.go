@@ -63,7 +63,7 @@ func FromEnv(o Options) Options {
 
 // Provider streams messages from the Messages API.
 type Provider struct {
-	client    sdk.Client
+	messages  sdk.MessageService
 	model     string
 	maxTokens int
 	baseURL   string // for error messages
@@ -107,7 +107,14 @@ func New(o Options) (*Provider, error) {
 		hc = defaultHTTPClient()
 	}
 	opts = append(opts, option.WithHTTPClient(hc))
-	p.client = sdk.NewClient(opts...)
+	// Only the Messages service is made: a Client holds every service of
+	// the API, and with it the linker keeps all of their code (7 MB of the
+	// binary, paged in at start whether or not Anthropic is used). What
+	// sdk.NewClient would add without environment defaults is the
+	// production base URL (ours comes after it) and the boundaries that
+	// tell its credential options from a call's; one credential at most is
+	// given here, so they change nothing.
+	p.messages = sdk.NewMessageService(append([]option.RequestOption{option.WithEnvironmentProduction()}, opts...)...)
 	return p, nil
 }
 
@@ -142,7 +149,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) (provider.S
 	if err != nil {
 		return nil, err
 	}
-	st := p.client.Messages.NewStreaming(ctx, params)
+	st := p.messages.NewStreaming(ctx, params)
 	if err := st.Err(); err != nil {
 		_ = st.Close()
 		return nil, p.classify(ctx, err)
