@@ -210,7 +210,7 @@ func (s *Session) catalog(w Wiring, deferredSet *deferred.Set) (*tools.Registry,
 	reg.Add(shell.Bash(c.bashOptions()...))
 	s.Notes = append(s.Notes, sandboxNotes(c.Sandbox)...)
 	if !c.Settings.DisableBackgroundTasks {
-		taskMgr, err := tasks.NewManager(s.Dir.Tasks(), tasks.Options{Env: c.Settings.Environ(), Wrap: c.Sandbox.Wrap})
+		taskMgr, err := tasks.NewManager(s.Dir.Tasks(), tasks.Options{Env: c.Settings.Environ(), Wrap: c.Sandbox.Wrap, Explain: c.Sandbox.Explain})
 		if err != nil {
 			return nil, err
 		}
@@ -221,7 +221,7 @@ func (s *Session) catalog(w Wiring, deferredSet *deferred.Set) (*tools.Registry,
 		}
 	}
 	if !c.Settings.DisableShellSessions {
-		s.Shells = pty.NewManager(pty.Options{Env: append(os.Environ(), c.Settings.Environ()...), Wrap: c.Sandbox.Wrap})
+		s.Shells = pty.NewManager(pty.Options{Env: append(os.Environ(), c.Settings.Environ()...), Wrap: c.Sandbox.Wrap, Explain: c.Sandbox.Explain})
 		for _, t := range ptytools.All(s.Shells) {
 			reg.Add(t)
 		}

@@ -3,6 +3,7 @@ package tasks
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,5 +69,49 @@ func TestH16_NoOrphanSurvivesASandboxedCommand(t *testing.T) {
 	}
 	if left := groupMembers(task.proc.Pid()); len(left) > 0 {
 		t.Errorf("group members left: %v", left)
+	}
+}
+
+// A background task's and a monitor's notifications explain a refusal of
+// the sandbox, as a foreground Bash result does; a task approved to run
+// outside gets no such note, nor does a failure the sandbox did not cause.
+func TestH16_BackgroundAndMonitorRefusalsExplainThemselves(t *testing.T) {
+	t.Parallel()
+	ws, outside, sb := sandboxFixture(t)
+	m := newManager(t, Options{Wrap: sb.Wrap, Explain: sb.Explain})
+	bg := spawn(t, m, Spec{Command: `python3 -c "open('` + outside + `/bg','w')"`, WorkDir: ws, Background: true})
+	mon := spawn(t, m, Spec{Command: `cp /etc/hostname ../outside/mon; sleep 0.2; exit 3`, WorkDir: ws, Kind: KindMonitor,
+		Watch: []*regexp.Regexp{regexp.MustCompile(`cannot create`)}})
+	plain := spawn(t, m, Spec{Command: `echo 'ls: cannot open ./nothing: Permission denied'; exit 1`, WorkDir: ws, Background: true})
+	for _, task := range []*Task{bg, mon, plain} {
+		wait(t, m, task.ID())
+	}
+	texts := map[string][]string{}
+	for _, n := range m.Drain() {
+		texts[n.ID] = append(texts[n.ID], n.Text)
+	}
+	explained := func(text, path string) bool {
+		return strings.Contains(text, "The sandbox refused this: "+path) && strings.Contains(text, "sandbox.allowWrite") &&
+			strings.Contains(text, "dangerouslyDisableSandbox")
+	}
+	if n := texts[bg.ID()]; len(n) != 1 || !explained(element(t, n[0], "summary"), outside+"/bg") {
+		t.Errorf("background notification: %q", n)
+	}
+	if s, _ := m.Get(bg.ID()); !explained(s.Refusal, outside+"/bg") {
+		t.Errorf("snapshot refusal %q", s.Refusal)
+	}
+	// The monitor's match names the refusal, and so does its end.
+	if n := texts[mon.ID()]; len(n) != 2 || !strings.Contains(n[0], "<event>match</event>") ||
+		!explained(element(t, n[0], "summary"), outside+"/mon") || !explained(element(t, n[1], "summary"), outside+"/mon") {
+		t.Errorf("monitor notifications: %q", n)
+	}
+	if n := texts[plain.ID()]; len(n) != 1 || strings.Contains(n[0], "sandbox") {
+		t.Errorf("a failure the sandbox did not cause: %q", n)
+	}
+	// A task run outside the sandbox is not explained by it.
+	escaped := spawn(t, m, Spec{Command: `echo "touch: cannot touch '` + outside + `/x': Read-only file system"; exit 1`,
+		WorkDir: ws, Background: true, Wrap: Unconfined})
+	if s := wait(t, m, escaped.ID()); s.Refusal != "" {
+		t.Errorf("an unconfined task was explained: %q", s.Refusal)
 	}
 }

@@ -50,6 +50,9 @@ type Options struct {
 	// Wrap puts every task into the session's sandbox unless its Spec
 	// says otherwise; nil runs them as they are.
 	Wrap Wrapper
+	// Explain reads the output of a task that ran under Wrap for a
+	// refusal of the sandbox, for its notifications (Spec.Explain).
+	Explain Explainer
 }
 
 // Manager owns a session's tasks. Its processes are tied to the manager, not
@@ -170,9 +173,13 @@ func (m *Manager) Spawn(spec Spec) (*Task, error) {
 	t.start = time.Now()
 	t.out.event = t.start // the first output event comes after the started one
 	env := append(slices.Clone(m.opts.Env), spec.Env...)
-	wrapper := m.opts.Wrap
+	wrapper, explain := m.opts.Wrap, m.opts.Explain
 	if spec.Wrap != nil {
-		wrapper = spec.Wrap
+		wrapper, explain = spec.Wrap, spec.Explain
+	}
+	if explain != nil {
+		dir := spec.WorkDir
+		t.explain = func(out string) string { return explain(out, dir) }
 	}
 	p, err := StartProcess(m.ctx, ProcessSpec{
 		Command: spec.Command, Shell: m.opts.Shell, Dir: spec.WorkDir, Env: env,
@@ -222,6 +229,10 @@ func (t *Task) run() {
 	}
 	exit := t.proc.Wait()
 	last := lastLine(t.file, t.out.written)
+	var refusal string
+	if t.explain != nil && (exit.Code != 0 || exit.Signal != 0) {
+		refusal = t.explain(tail(t.file, t.out.written, refusalWindow))
+	}
 	t.out.finish()
 	if t.out.mon != nil {
 		t.out.mon.close() // pending matches are queued before the final notice
@@ -230,6 +241,7 @@ func (t *Task) run() {
 	t.mu.Lock()
 	t.end = time.Now()
 	t.exitCode = exit.Code
+	t.refusal = refusal
 	if exit.Signal != 0 {
 		t.exitCode = 128 + int(exit.Signal)
 		t.signal = exit.Signal.String()

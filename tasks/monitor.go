@@ -189,6 +189,9 @@ func (m *monitor) report(p *match) {
 	pats := "/" + strings.Join(p.patterns, "/, /") + "/"
 	summary := fmt.Sprintf("Monitor %q printed a line matching %s (line %d). Another notification follows when the monitor ends.",
 		shorten(t.spec.Command, commandMax), pats, p.at.n)
+	if note := m.explain(p); note != "" {
+		summary += " " + note
+	}
 	text := block(
 		[2]string{"task-id", t.id},
 		[2]string{"kind", string(t.spec.Kind)},
@@ -200,4 +203,18 @@ func (m *monitor) report(p *match) {
 		[2]string{"lines", "\n" + ctx.String()},
 	)
 	t.m.notifyMatch(t, text, matchLine(t.id, t.spec.Command, p.at.n, p.at.text))
+}
+
+// explain is the sandbox's note on the lines of a match report, or "": a
+// watched line that reports a refusal says whose it was. Called with m.mu
+// held.
+func (m *monitor) explain(p *match) string {
+	if m.t.explain == nil {
+		return ""
+	}
+	var raw strings.Builder
+	for _, l := range append(append(append([]line(nil), p.before...), p.at), p.after...) {
+		raw.WriteString(l.text + "\n")
+	}
+	return m.t.explain(raw.String())
 }

@@ -138,6 +138,9 @@ func endSummary(s Snapshot, last string, suppressed int) string {
 	} else {
 		b.WriteString(" It printed nothing.")
 	}
+	if s.Refusal != "" {
+		b.WriteString(" " + s.Refusal)
+	}
 	if suppressed > 0 {
 		fmt.Fprintf(&b, " %d further pattern matches were not reported one by one; see the output file.", suppressed)
 	}

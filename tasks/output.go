@@ -133,6 +133,23 @@ func lastLine(file string, size int64) string {
 	return shorten(strings.TrimSpace(strings.ToValidUTF8(string(buf), "")), lastLineMax)
 }
 
+// refusalWindow is how much of a failed task's output's end is read for a
+// refusal of the sandbox: a failing command says why near its end.
+const refusalWindow = 16 << 10
+
+// tail reads the last window bytes of the first size bytes of file.
+func tail(file string, size int64, window int64) string {
+	f, err := os.Open(file)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	off := max(size-window, 0)
+	buf := make([]byte, size-off)
+	n, _ := f.ReadAt(buf, off)
+	return string(buf[:n])
+}
+
 // Output returns the last maxBytes bytes of a task's output file (DefaultTail
 // when maxBytes <= 0). When earlier output is left out, the text starts with
 // a line that says how much and where the whole file is, and the cut is

@@ -69,6 +69,10 @@ type Spec struct {
 	// Wrap, when set, replaces the manager's Options.Wrap for this task
 	// (Unconfined for a call approved to run outside the sandbox).
 	Wrap Wrapper
+	// Explain reads the task's output for a refusal of the sandbox. With
+	// Wrap set it replaces Options.Explain (nil: no explanation, as for a
+	// task run outside the sandbox); otherwise Options.Explain is used.
+	Explain Explainer
 }
 
 // Snapshot is a copy of a task's state at one moment, safe to keep and pass
@@ -99,6 +103,9 @@ type Snapshot struct {
 	OutputFile string
 	// Watch lists a monitor's patterns, as written.
 	Watch []string
+	// Refusal, once a failed task ended, says which of its paths the
+	// sandbox refused and the way out; "" when its output shows none.
+	Refusal string
 }
 
 // Running reports whether the task has not ended yet.
@@ -143,6 +150,11 @@ type Task struct {
 	forgotten  bool
 	suppressed int    // monitor matches not queued (see Manager.notifyMatch)
 	lastLine   string // last output line, for a notification queued after the end
+	refusal    string // the sandbox's note on a failed task's output
+
+	// explain reads output for a refusal of the sandbox; nil when the
+	// task runs outside it.
+	explain func(output string) string
 }
 
 // ID is the task's id, `task_N`.
@@ -171,7 +183,7 @@ func (t *Task) snapshotLocked() Snapshot {
 		Status: t.status, ExitCode: t.exitCode, Signal: t.signal, Reason: t.reason,
 		Background: t.background, Start: t.start, End: t.end,
 		Bytes: t.bytes.Load(), OutputFile: t.file,
-		Lines: t.newlines.Load(),
+		Lines: t.newlines.Load(), Refusal: t.refusal,
 	}
 	if t.partial.Load() {
 		s.Lines++

@@ -12,6 +12,12 @@ type Wrapper func(cmd *exec.Cmd) (release func(), err error)
 // a call that a person approved to run outside the sandbox.
 func Unconfined(*exec.Cmd) (func(), error) { return func() {}, nil }
 
+// Explainer reads the output of a command that ran in the sandbox and, when
+// it shows a refusal the sandbox caused, returns a note that says so and
+// names the way out; otherwise "". dir is the command's working directory,
+// for relative paths. The session's sandbox provides it.
+type Explainer func(output, dir string) string
+
 // wrap applies w to cmd; a nil w leaves cmd alone.
 func wrap(w Wrapper, cmd *exec.Cmd) (func(), error) {
 	if w == nil {

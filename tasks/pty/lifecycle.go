@@ -57,8 +57,12 @@ func start(m *Manager, id string, spec OpenSpec) (*Session, error) {
 		release()
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
+	explain := m.opts.Explain
+	if spec.Wrap != nil {
+		explain = spec.Explain
+	}
 	s := &Session{
-		id: id, spec: spec, started: time.Now(), cmd: cmd, release: release, pid: cmd.Process.Pid,
+		id: id, spec: spec, started: time.Now(), cmd: cmd, release: release, explain: explain, pid: cmd.Process.Pid,
 		master: master, mgr: m,
 		replies:    make(chan []byte, replyQueue),
 		pulse:      make(chan struct{}),

@@ -32,6 +32,9 @@ type Options struct {
 	// Wrap puts every session's program into the sandbox unless its
 	// OpenSpec says otherwise; nil runs them as they are.
 	Wrap Wrapper
+	// Explain reads the output of a session run under Wrap for a refusal
+	// of the sandbox (Session.Explain).
+	Explain Explainer
 
 	// plainFeed turns the fast path off, for the benchmark's reference.
 	plainFeed bool

@@ -78,6 +78,9 @@ type OpenSpec struct {
 	// Wrap, when set, replaces the Manager's Options.Wrap for this
 	// session; Unconfined runs it as it is (a person's own pane).
 	Wrap Wrapper
+	// Explain, with Wrap set, replaces the Manager's Options.Explain (nil:
+	// no explanation, as for a session outside the sandbox).
+	Explain Explainer
 	// Person marks the person's own pane (/shell). It usually runs
 	// outside the sandbox, so the agent's tools must not reach it: typing
 	// into it would run commands outside the sandbox, and reading it
@@ -91,6 +94,12 @@ type OpenSpec struct {
 // program: it does not start.
 type Wrapper func(cmd *exec.Cmd) (release func(), err error)
 
+// Explainer reads output of a program that ran in the sandbox and, when it
+// shows a refusal the sandbox caused, returns a note that says so and names
+// the way out; otherwise "". dir is the program's starting directory, for
+// relative paths. The session's sandbox provides it.
+type Explainer func(output, dir string) string
+
 // Unconfined is the wrapper that leaves a program as it is.
 func Unconfined(*exec.Cmd) (func(), error) { return func() {}, nil }
 
@@ -102,6 +111,7 @@ type Session struct {
 	started time.Time
 	cmd     *exec.Cmd
 	release func() // frees what the wrapper set up, once the session ended
+	explain Explainer
 	pid     int
 	master  *os.File
 	vt      vt10x.Terminal
@@ -351,4 +361,14 @@ func (s *Session) Resize(rows, cols int) error {
 		return nil
 	}
 	return setSize(s.master, rows, cols)
+}
+
+// Explain reads output of the session (a piece of its stream, or its
+// screen) for a refusal of the sandbox and returns the sandbox's note, or
+// "" when there is none or the session runs outside the sandbox.
+func (s *Session) Explain(output string) string {
+	if s.explain == nil || output == "" {
+		return ""
+	}
+	return s.explain(output, s.spec.WorkDir)
 }

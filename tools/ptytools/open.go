@@ -106,6 +106,8 @@ type openResult struct {
 	ExitCode   *int       `json:"exit_code,omitempty"`
 	Dispatched bool       `json:"dispatched,omitempty"`
 	Monitoring int        `json:"monitoring,omitempty"`
+	// Sandbox explains a refusal of the sandbox the output shows.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 func runOpen(ctx context.Context, m *pty.Manager, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
@@ -151,7 +153,7 @@ func runOpen(ctx context.Context, m *pty.Manager, input json.RawMessage, tc *too
 		res.DoneBy = s.Wait(ctx, wait)
 		out := readOutput(s, 0, openOutputMax, 0, tc)
 		s.SetMark(out.next)
-		res.Output, res.Cursor, res.Omitted = &out.text, &out.next, out.omitted
+		res.Output, res.Cursor, res.Omitted, res.Sandbox = &out.text, &out.next, out.omitted, out.refusal
 	case "dispatch":
 		m.Dispatch(s, wait)
 		res.Dispatched = true

@@ -106,6 +106,8 @@ type output struct {
 	text    string
 	next    int64 // the stream position after it
 	omitted bool  // output between the start and text was left out
+	// refusal is the sandbox's note on text, when it shows a refusal.
+	refusal string
 }
 
 // readOutput reads the stream from position from on and keeps its end:
@@ -129,7 +131,7 @@ func readOutput(s *pty.Session, from int64, maxBytes, maxLines int, tc *tools.Co
 	if len(text) > maxBytes {
 		text, omitted = tailBytes(text, maxBytes), true
 	}
-	return output{text: text, next: next, omitted: omitted}
+	return output{text: text, next: next, omitted: omitted, refusal: s.Explain(text)}
 }
 
 // lastLines keeps the last n lines of text.

@@ -58,6 +58,9 @@ type readResult struct {
 	Running   bool    `json:"running"`
 	Omitted   bool    `json:"omitted,omitempty"`
 	ExitCode  *int    `json:"exit_code,omitempty"`
+	// Sandbox explains a refusal of the sandbox the output or screen
+	// shows.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // ShellRead reads a session's output as a stream of text since a cursor, or
@@ -95,6 +98,7 @@ func runRead(m *pty.Manager, input json.RawMessage, tc *tools.Context) (tools.Re
 			text, res.Omitted = tailBytes(text, budget), true
 		}
 		res.Screen, res.Rows, res.Cols, res.Title = &text, sc.Rows, sc.Cols, sc.Title
+		res.Sandbox = s.Explain(text)
 		res.Cursor = cursorPos{Row: sc.CursorRow, Col: sc.CursorCol}
 	} else {
 		res.View = "stream"
@@ -116,7 +120,7 @@ func runRead(m *pty.Manager, input json.RawMessage, tc *tools.Context) (tools.Re
 		if in.SinceCursor == nil {
 			s.SetMark(out.next)
 		}
-		res.Output, res.Cursor, res.Omitted = &out.text, out.next, out.omitted
+		res.Output, res.Cursor, res.Omitted, res.Sandbox = &out.text, out.next, out.omitted, out.refusal
 	}
 	res.Running = s.State() == pty.Running
 	res.ExitCode = exitCode(s)

@@ -179,6 +179,8 @@ type sendResult struct {
 	Running   bool       `json:"running"`
 	Omitted   bool       `json:"omitted,omitempty"`
 	ExitCode  *int       `json:"exit_code,omitempty"`
+	// Sandbox explains a refusal of the sandbox the output shows.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 func runSend(ctx context.Context, m *pty.Manager, typed *typedLines, input json.RawMessage, tc *tools.Context) (tools.Result, error) {
@@ -229,7 +231,7 @@ func runSend(ctx context.Context, m *pty.Manager, typed *typedLines, input json.
 		})
 		out := readOutput(s, since, sendOutputMax, sendOutputLines, tc)
 		s.SetMark(out.next)
-		res.Output, res.Cursor, res.Omitted = &out.text, &out.next, out.omitted
+		res.Output, res.Cursor, res.Omitted, res.Sandbox = &out.text, &out.next, out.omitted, out.refusal
 	}
 	res.Running = s.State() == pty.Running
 	res.ExitCode = exitCode(s)

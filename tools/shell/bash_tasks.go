@@ -91,7 +91,7 @@ func runManaged(ctx context.Context, m *tasks.Manager, c config, input json.RawM
 		return notStarted, nil
 	}
 	spec := tasks.Spec{Command: in.Command, Description: in.Description, WorkDir: tc.WorkDir, Env: tc.Env,
-		Wrap: c.wrapper(input)}
+		Wrap: c.wrapper(input), Explain: c.explainer(input)}
 	if in.RunInBackground {
 		spec.Background = true
 		t, err := m.Spawn(spec)

@@ -110,3 +110,43 @@ func TestH16_EscapeIsInTheSchemaAndAsksOrIsRefused(t *testing.T) {
 		t.Errorf("a plain call: %+v", d)
 	}
 }
+
+// A background Bash command's refusal is explained in its notification and
+// in TaskOutput's snapshot, as a foreground one's is in its result; one
+// approved to run outside is not blamed on the sandbox.
+func TestH16_BackgroundBashRefusalsExplainThemselves(t *testing.T) {
+	t.Parallel()
+	ws, outside, sb := sandboxFixture(t)
+	m, err := tasks.NewManager(t.TempDir(), tasks.Options{Wrap: sb.Wrap, Explain: sb.Explain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	tool := BashWith(m, WithSandbox(sb, true))
+	tc := &tools.Context{WorkDir: ws}
+	target := filepath.Join(outside, "bg")
+	for _, escape := range []bool{false, true} {
+		// A write the sandbox refuses, or (outside) one that fails for the
+		// file system's own reason, printing the same words.
+		command := `python3 -c "open('` + target + `','w')"`
+		if escape {
+			command = `echo "touch: cannot touch '` + target + `': Read-only file system"; exit 1`
+		}
+		res := call(t, tool, tc, map[string]any{"command": command, "run_in_background": true, "dangerouslyDisableSandbox": escape})
+		snap, err := m.Wait(context.Background(), meta(t, res).TaskID, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text string
+		for _, n := range m.Drain() {
+			text += n.Text
+		}
+		explained := strings.Contains(text, "The sandbox refused this: "+target) && strings.Contains(text, "sandbox.allowWrite")
+		if explained == escape || (snap.Refusal != "") == escape {
+			t.Errorf("escape=%v: notification %q, refusal %q", escape, text, snap.Refusal)
+		}
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Error("a background command wrote outside the workspace")
+	}
+}

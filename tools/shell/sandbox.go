@@ -103,6 +103,15 @@ func (c config) wrapper(input json.RawMessage) tasks.Wrapper {
 	return c.sandbox.Wrap
 }
 
+// explainer is how a task started for input explains the sandbox's
+// refusals in its notifications: not at all when it runs outside.
+func (c config) explainer(input json.RawMessage) tasks.Explainer {
+	if !c.confined() || c.escapes(input) {
+		return nil
+	}
+	return c.sandbox.Explain
+}
+
 // explain returns the sandbox's note on a failed command's output.
 func (c config) explain(input json.RawMessage, output, dir string) string {
 	if !c.confined() || c.escapes(input) {

@@ -107,5 +107,8 @@ func runTaskOutput(ctx context.Context, m *tasks.Manager, input json.RawMessage)
 	default:
 		text += "(no output)"
 	}
+	if s.Refusal != "" {
+		text += "\n[" + s.Refusal + "]"
+	}
 	return withMeta(tools.Text(text), metaOf(s)), nil
 }
