@@ -39,7 +39,8 @@ type toolItem struct {
 	res      tools.Result
 	dur      time.Duration
 	expanded bool
-	output   []string // sanitized output lines, computed once per result
+	output   []string  // sanitized output lines, computed once per result
+	diff     *editDiff // the change a file edit made, drawn instead of output
 	// children are calls made on this call's behalf (a subagent's), drawn
 	// as one line each under the header.
 	children []*toolItem
@@ -56,6 +57,10 @@ func (t *toolItem) setResult(res tools.Result, dur time.Duration) {
 	t.state = toolOK
 	if res.IsError {
 		t.state = toolFailed
+	}
+	t.diff = nil
+	if ds, ok := t.r.(diffSource); ok {
+		t.diff = ds.Diff(t.input, res)
 	}
 	text := strings.TrimRight(sanitize(t.r.Body(t.input, res)), "\n ")
 	t.output = nil
@@ -85,6 +90,8 @@ func (t *toolItem) render(rc *renderCtx) []string {
 		style = theme.Err
 	}
 	switch {
+	case t.diff != nil:
+		lines = t.renderDiff(lines, rc, gutter, avail)
 	case len(t.output) == 0 && t.res.Spill == nil:
 		lines = append(lines, gutter+theme.Dim.Render("(no output)"))
 	case t.expanded:
@@ -96,11 +103,7 @@ func (t *toolItem) render(rc *renderCtx) []string {
 			lines = append(lines, gutter+style.Render(clip(l, avail)))
 		}
 		if n := t.hiddenLines(); n > 0 {
-			hint := "… +" + plural(n, "line")
-			if rc.hints.Expand != "" {
-				hint += fmt.Sprintf(" (%s to expand)", rc.hints.Expand)
-			}
-			lines = append(lines, gutter+theme.Dim.Render(clip(hint, avail)))
+			lines = append(lines, gutter+theme.Dim.Render(clip(moreHint(n, rc), avail)))
 		}
 	}
 	if sp := t.res.Spill; sp != nil {
@@ -118,8 +121,34 @@ func (t *toolItem) render(rc *renderCtx) []string {
 	return lines
 }
 
-// header is the call's one line: status, tool, a short form of its input,
-// and how long it took.
+// renderDiff draws a file edit's change under its header: how many lines
+// went and came, then the diff, a few rows of it until the call is
+// expanded.
+func (t *toolItem) renderDiff(lines []string, rc *renderCtx, gutter string, avail int) []string {
+	lines = append(lines, gutter+clip(t.diff.summary(), avail))
+	rows, shown := t.diff.rows, t.diff.lines()
+	if !t.expanded {
+		rows, shown = t.diff.collapsed()
+	}
+	for _, l := range t.diff.draw(rows, avail, t.expanded) {
+		lines = append(lines, gutter+l)
+	}
+	if n := t.diff.lines() - shown; n > 0 {
+		lines = append(lines, gutter+theme.Dim.Render(clip(moreHint(n, rc), avail)))
+	}
+	return lines
+}
+
+// moreHint says how many lines the collapsed view leaves out and which key
+// shows them.
+func moreHint(n int, rc *renderCtx) string {
+	hint := "… +" + plural(n, "more line")
+	if rc.hints.Expand != "" {
+		hint += fmt.Sprintf(" (%s to expand)", rc.hints.Expand)
+	}
+	return hint
+}
+
 // renderChildren lists the child calls under the header, one line each:
 // the latest few when collapsed, all of them when expanded.
 func (t *toolItem) renderChildren(lines []string, rc *renderCtx) []string {
@@ -141,6 +170,8 @@ func (t *toolItem) renderChildren(lines []string, rc *renderCtx) []string {
 	return lines
 }
 
+// header is the call's one line: status, tool, a short form of its input,
+// and how long it took.
 func (t *toolItem) header(rc *renderCtx) string {
 	sym, symStyle := theme.SymbolRunning, theme.ToolName
 	switch t.state {

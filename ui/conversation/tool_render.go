@@ -22,6 +22,8 @@ type toolRenderer interface {
 // than as it came; every other tool gets genericRenderer.
 var renderers = map[string]toolRenderer{
 	"Read":      readRenderer{},
+	"Edit":      editRenderer{},
+	"MultiEdit": editRenderer{},
 	"TodoWrite": todoRenderer{},
 }
 

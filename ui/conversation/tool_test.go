@@ -109,8 +109,8 @@ func TestCollapsedOutput(t *testing.T) {
 		hidden string // the hint line, or "" for none
 	}{
 		{"four lines show whole", 4, ""},
-		{"five lines hide one", 5, "… +1 line (ctrl+o to expand)"},
-		{"thousands of lines are counted with separators", 12345, "… +12,341 lines (ctrl+o to expand)"},
+		{"five lines hide one", 5, "… +1 more line (ctrl+o to expand)"},
+		{"thousands of lines are counted with separators", 12345, "… +12,341 more lines (ctrl+o to expand)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
