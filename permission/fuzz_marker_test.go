@@ -14,6 +14,7 @@ var markerSpellings = []string{
 	`wb\marker`, `/usr/bin/wbmarker`, `./wbmarker`, `command wbmarker`, `env wbmarker`,
 	`nohup wbmarker`, `timeout 5 wbmarker`, `"$(echo wbmarker)"`, "`printf wbmarker`", `${X:-wbmarker}`,
 	`$M`, `wb${E}marker`, `{wbmarker,}`, `exec wbmarker`, `builtin wbmarker`, `sudo wbmarker`,
+	`torify wbmarker`, `eval -- wbmarker`, `xargs wbmarker`, `wb\` + "\n" + `marker`,
 }
 
 // shellQuote quotes s as one shell word.
@@ -87,6 +88,23 @@ var markerWrappers = []func(c string) string{
 	func(c string) string { return "[[ x == @(a|$(" + c + ")) ]]" },
 	func(c string) string { return "coproc " + c },
 	func(c string) string { return c + " | cat" },
+	// Session 5: constructs the red team found the analysis read wrongly.
+	func(c string) string { return `echo "${x:-'$(` + c + `)'}"` },
+	func(c string) string { return "cat <<EOF\n${x:-'$(" + c + ")'}\nEOF" },
+	func(c string) string { return "bash -s a <<< " + shellQuote(c) },
+	func(c string) string { return "sh -s -- x <<'EOF'\n" + c + "\nEOF" },
+	func(c string) string { return "eval -- " + shellQuote(c) },
+	func(c string) string { return prefixed("BASH_ENV=x ", c) },
+	func(c string) string { return "echo x #\\\n" + c },
+	func(c string) string { return "echo hi\\\r\n" + c },
+	func(c string) string { return "sort --compress-program=" + shellQuote(c) + " x" },
+	func(c string) string { return "tar --to-command=" + shellQuote(c) + " -xf x.tar" },
+	func(c string) string { return "go test -exec " + shellQuote(c) + " ./..." },
+	func(c string) string { return "git rebase -x " + shellQuote(c) + " HEAD~1" },
+	func(c string) string { return "find . -exec sh -c " + shellQuote(c) + " \\;" },
+	func(c string) string { return "echo " + shellQuote(c) + " | xargs -I{} sh -c {}" },
+	func(c string) string { return "parallel ::: " + shellQuote(c) },
+	func(c string) string { return "ssh -o ProxyCommand=" + shellQuote(c) + " h" },
 }
 
 // FuzzH15_MarkerIsSeen wraps a marker command in random constructs that
@@ -96,7 +114,9 @@ var markerWrappers = []func(c string) string{
 // line never runs unasked: the marker is seen as a part (and denied) or the
 // line asks. A deny rule that might match denies too.
 func FuzzH15_MarkerIsSeen(f *testing.F) {
-	for _, seed := range [][]byte{{0}, {1, 2}, {3, 12}, {7, 17, 4}, {22, 5, 9, 30}, {15, 12, 40, 1}, {200, 19, 33}} {
+	for _, seed := range [][]byte{{0}, {1, 2}, {3, 12}, {7, 17, 4}, {22, 5, 9, 30}, {15, 12, 40, 1}, {200, 19, 33},
+		{0, 46}, {1, 47, 9}, {2, 48}, {3, 49, 10}, {4, 50}, {23, 51}, {5, 52}, {6, 53}, {7, 54}, {8, 55},
+		{9, 56}, {10, 57}, {11, 58}, {12, 59}, {13, 60}, {14, 61}, {24, 62}, {25}, {26}} {
 		f.Add(seed)
 	}
 	root := f.TempDir()

@@ -248,3 +248,55 @@ func TestH15_ConfigWritesThatRunLaterCommandsAsk(t *testing.T) {
 		}
 	}
 }
+
+// The parser and bash read two byte sequences differently: a backslash
+// before CR LF (bash: an escaped CR, then the end of the line) and a
+// backslash that ends a comment (bash: the comment ends at the newline).
+// Both hid the next line's command; such a line asks, and deny rules see
+// what bash runs.
+func TestH15_ParserAndBashDisagreeingAsks(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	p := newPolicy(t, []string{root}, rules{allow: []string{"Bash(echo:*)"}, deny: []string{"Bash(curl:*)"}})
+	for _, cmd := range []string{
+		"echo hi\\\r\ntouch x", "echo x #\\\ntouch x", "echo x # a comment \\\ntouch x",
+		"echo a\necho b # c\\\ntouch x", "echo 'q' #\\\r\ntouch x",
+	} {
+		for _, mode := range []Mode{ModeDefault, ModeBypass} {
+			if d := evalIn(p, root, mode, cmd); d.Behavior != Ask || d.Rule != "unknown" {
+				t.Errorf("%s, %q: %s by %q (%s), want ask by unknown", mode, cmd, d.Behavior, d.Rule, d.Message)
+			}
+		}
+	}
+	for _, cmd := range []string{"echo hi\\\r\ncurl x", "echo x #\\\ncurl x", "true #\\\nrm -rf /"} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Deny {
+			t.Errorf("%q: %s by %q (%s), want deny", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+	// A continuation outside a comment, and a comment without one, are
+	// read alike by both.
+	for _, cmd := range []string{"echo a \\\n  b", "echo x # note\necho y", "echo '#' \\\n b"} {
+		if d := evalIn(p, root, ModeDefault, cmd); d.Behavior != Allow {
+			t.Errorf("%q: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}
+
+// A here-document's body is read like a double-quoted word: single quotes
+// in a ${x:-...} there are plain characters too.
+func TestH15_SingleQuotesInAHereDocumentExpansionHideNothing(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	p := newPolicy(t, []string{root}, rules{allow: []string{"Bash(cat:*)"}, deny: []string{"Bash(curl:*)"}})
+	for _, cmd := range []string{"cat <<EOF\n${x:-'$(touch P)'}\nEOF", "cat <<EOF\n\"${x:-'`touch P`'}\"\nEOF"} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Ask || d.Rule != "unknown" {
+			t.Errorf("%q: %s by %q (%s), want ask by unknown", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+	if d := evalIn(p, root, ModeBypass, "cat <<EOF\n${x:-'$(curl x)'}\nEOF"); d.Behavior != Deny {
+		t.Errorf("the hidden curl: %s by %q (%s), want deny", d.Behavior, d.Rule, d.Message)
+	}
+	if d := evalIn(p, root, ModeDefault, "cat <<'EOF'\n${x:-'$(touch P)'}\nEOF"); d.Behavior != Allow {
+		t.Errorf("a quoted delimiter: %s by %q (%s), want allow", d.Behavior, d.Rule, d.Message)
+	}
+}

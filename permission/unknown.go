@@ -97,7 +97,7 @@ func (s *unknownScan) walk(n syntax.Node, ints map[string]bool) {
 			if n.Name != nil && n.Name.Value == "IFS" {
 				s.flag(whyIFS)
 			}
-		case nil, *syntax.File, *syntax.Comment, *syntax.Stmt, *syntax.Redirect, *syntax.CallExpr,
+		case nil, *syntax.File, *syntax.Comment, *syntax.Stmt, *syntax.CallExpr,
 			*syntax.Subshell, *syntax.Block, *syntax.IfClause, *syntax.WhileClause,
 			*syntax.BinaryCmd, *syntax.FuncDecl, *syntax.Word, *syntax.Lit,
 			*syntax.SglQuoted, *syntax.CmdSubst, *syntax.CaseClause,
@@ -115,7 +115,12 @@ func (s *unknownScan) walk(n syntax.Node, ints map[string]bool) {
 				return false
 			}
 		case *syntax.DblQuoted:
-			if quotesInQuotedParam(n) {
+			if quotesInQuotedParam(n.Parts) {
+				s.flag(whyQuotedParam)
+			}
+		case *syntax.Redirect:
+			// A here-document's body is read like a double-quoted word.
+			if n.Hdoc != nil && quotesInQuotedParam(n.Hdoc.Parts) {
 				s.flag(whyQuotedParam)
 			}
 		case *syntax.CStyleLoop:
@@ -425,13 +430,14 @@ func literalParts(b *strings.Builder, parts []syntax.WordPart) bool {
 	return true
 }
 
-// quotesInQuotedParam reports whether a double-quoted word holds a ${...}
+// quotesInQuotedParam reports whether a double-quoted word (or a
+// here-document's body) holds a ${...}
 // whose word has single quotes around an expansion: bash takes those
 // quotes as plain characters there and runs what is between them
 // (`"${x:-'$(touch P)'}"`), while the parser reads them as quotes. A
 // command substitution inside starts a context of its own and is checked
 // when the walk reaches it.
-func quotesInQuotedParam(dq *syntax.DblQuoted) bool {
+func quotesInQuotedParam(parts []syntax.WordPart) bool {
 	found := false
 	var inWord func(w *syntax.Word)
 	inWord = func(w *syntax.Word) {
@@ -445,11 +451,11 @@ func quotesInQuotedParam(dq *syntax.DblQuoted) bool {
 					found = true
 				}
 			case *syntax.DblQuoted:
-				found = found || quotesInQuotedParam(p)
+				found = found || quotesInQuotedParam(p.Parts)
 			}
 		}
 	}
-	for _, part := range dq.Parts {
+	for _, part := range parts {
 		syntax.Walk(part, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.CmdSubst, *syntax.ProcSubst:

@@ -145,6 +145,9 @@ func analyzeIn(cmd string, depth int, persistent bool) (a *analysis) {
 	if strings.IndexByte(cmd, 0) >= 0 {
 		w.nulByte(cmd)
 	}
+	if readings := divergentReadings(cmd); readings != nil {
+		w.divergence(readings)
+	}
 	if persistent && historyExpansion(cmd) {
 		w.unknownFor(whyHistory)
 	}
