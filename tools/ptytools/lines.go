@@ -13,6 +13,9 @@ import (
 // keys whose effect on a line with the cursor at its end is certain keep a
 // line known: printable characters (added at the end), backspace (removes
 // the last one), ctrl+c (discards the line) and the bracketed-paste markers.
+// Inside a paste no control byte is certain: a shell in bracketed-paste
+// mode inserts it as it is (a backspace there deletes nothing), one that is
+// not reads it as a key.
 // Everything else (ctrl+u, ctrl+a, ctrl+k, ctrl+w, ctrl+y, tab completion,
 // arrows and history, home and end, alt+key, other escape sequences,
 // control bytes sent as hex, bytes that are not UTF-8) may move the cursor
@@ -45,9 +48,22 @@ var (
 // only make a call ask, never allow.
 func submitted(pending line, typed []byte) (lines []submittedLine, rest line) {
 	cur := line{text: append([]rune(nil), pending.text...), unknown: pending.unknown}
+	inPaste := false
 	for i := 0; i < len(typed); {
 		c := typed[i]
 		switch {
+		case c == 0x1b && bytes.HasPrefix(typed[i:], pasteStart):
+			inPaste = true
+			i += len(pasteStart)
+			continue
+		case c == 0x1b && bytes.HasPrefix(typed[i:], pasteEnd):
+			inPaste = false
+			i += len(pasteEnd)
+			continue
+		case inPaste && (c < 0x20 || c == 0x7f) && c != '\r' && c != '\n':
+			// A shell in bracketed-paste mode inserts it as it is; one
+			// that is not reads it as a key. Either may be the case.
+			cur.edited(fmt.Sprintf("the control byte %#02x inside a paste, which a shell inserts as it is or reads as a key", c))
 		case c == '\r' || c == '\n':
 			text := strings.TrimSpace(string(cur.text))
 			if text != "" || cur.unknown != "" {
@@ -61,10 +77,6 @@ func submitted(pending line, typed []byte) (lines []submittedLine, rest line) {
 				cur.text = cur.text[:len(cur.text)-1]
 			}
 		case c == 0x1b:
-			if bytes.HasPrefix(typed[i:], pasteStart) || bytes.HasPrefix(typed[i:], pasteEnd) {
-				i += len(pasteStart)
-				continue
-			}
 			end := skipKeySequence(typed, i)
 			cur.edited(fmt.Sprintf("the key sequence %q", typed[i:end]))
 			i = end
