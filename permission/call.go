@@ -326,6 +326,9 @@ func (w *walker) inner(script string, p part, n int, d dirs) (ok, all dirs) {
 		if u := scanUnknown(f); u != "" {
 			iw.unknownFor(u)
 		}
+		if readings := divergentReadings(script); readings != nil {
+			iw.divergence(readings)
+		}
 	}
 	w.merge(sub)
 	if err == nil && n == 0 {

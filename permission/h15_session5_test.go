@@ -261,6 +261,9 @@ func TestH15_ParserAndBashDisagreeingAsks(t *testing.T) {
 	for _, cmd := range []string{
 		"echo hi\\\r\ntouch x", "echo x #\\\ntouch x", "echo x # a comment \\\ntouch x",
 		"echo a\necho b # c\\\ntouch x", "echo 'q' #\\\r\ntouch x",
+		// The same inside scripts that a shell, eval or a program runs.
+		`bash -c $'echo hi\\\r\ntouch x'`, `bash -s a <<< $'echo x #\\\ntouch x'`, `eval $'echo hi\\\r\ntouch x'`,
+		`su -c $'echo hi\\\r\ntouch x'`,
 	} {
 		for _, mode := range []Mode{ModeDefault, ModeBypass} {
 			if d := evalIn(p, root, mode, cmd); d.Behavior != Ask || d.Rule != "unknown" {

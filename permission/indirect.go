@@ -148,6 +148,9 @@ func (w *walker) scriptExtras(script string, p *part, d dirs) {
 	if u := scanUnknown(f); u != "" {
 		iw.unknownFor(u)
 	}
+	if readings := divergentReadings(script); readings != nil {
+		iw.divergence(readings)
+	}
 	w.merge(sub)
 	for _, ip := range sub.parts {
 		p.extra = append(p.extra, ip.text)

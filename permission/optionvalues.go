@@ -577,6 +577,9 @@ func (w *walker) optionCommand(script string, d dirs) {
 	if u := scanUnknown(f); u != "" {
 		iw.unknownFor(u)
 	}
+	if readings := divergentReadings(script); readings != nil {
+		iw.divergence(readings)
+	}
 	w.merge(sub)
 	w.a.parts = append(w.a.parts, sub.parts...)
 }
