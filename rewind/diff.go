@@ -92,8 +92,7 @@ func parseDiffTree(out []byte) ([]rawChange, error) {
 // Diff lists the files that differ from checkpoint a to checkpoint b
 // (by their IDs).
 func (s *Store) Diff(ctx context.Context, a, b int) ([]Change, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.line.enter()()
 	ca, err := s.byID(a)
 	if err != nil {
 		return nil, err

@@ -47,6 +47,14 @@ var shadowConfig = []string{
 	"safe.directory=*",
 }
 
+// mallocTunables keep glibc's malloc from giving memory back to the system
+// after every file git hashes: git allocates and frees a deflate state of a
+// few hundred kilobytes per object, and trimming it each time made the
+// kernel zero those pages again, which cost more than hashing and
+// compressing (a 200 MB tree: 16 s of system time, 3.5 s with these). A C
+// library other than glibc ignores the variable.
+const mallocTunables = "GLIBC_TUNABLES=glibc.malloc.trim_threshold=67108864:glibc.malloc.top_pad=16777216:glibc.malloc.mmap_threshold=67108864"
+
 // newGit runs git on the shadow repository in gitDir. A non-empty
 // objects is the object directory to write to, with gitDir's own objects
 // (those of a store made before objects were shared) still read.
@@ -70,6 +78,7 @@ func newGit(gitDir, workTree, objects string) *git {
 		"GIT_AUTHOR_NAME=workbench", "GIT_AUTHOR_EMAIL=workbench@localhost",
 		"GIT_COMMITTER_NAME=workbench", "GIT_COMMITTER_EMAIL=workbench@localhost",
 		"LC_ALL=C",
+		mallocTunables,
 	)
 	own := filepath.Join(gitDir, "objects")
 	if objects == "" {

@@ -146,7 +146,6 @@ func (l *checkpointLog) close() error {
 
 // List returns every checkpoint in order.
 func (s *Store) List() []Checkpoint {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.line.enter()()
 	return append([]Checkpoint(nil), s.log.all...)
 }

@@ -21,8 +21,7 @@ type Prompt struct {
 
 // Prompts lists the session's prompts, first to last.
 func (s *Store) Prompts(ctx context.Context) ([]Prompt, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.line.enter()()
 	all := s.log.all
 	var out []Prompt
 	for i, c := range all {

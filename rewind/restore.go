@@ -56,8 +56,7 @@ type Report struct {
 // Dirty lists the files changed after the last checkpoint, which a restore
 // asks about.
 func (s *Store) Dirty(ctx context.Context) ([]Change, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.line.enter()()
 	last, ok := s.log.last()
 	if !ok {
 		return nil, ErrNoCheckpoints
@@ -71,8 +70,7 @@ func (s *Store) Dirty(ctx context.Context) ([]Change, error) {
 
 // RestorePrompt puts the work tree back as it was before prompt n.
 func (s *Store) RestorePrompt(ctx context.Context, n int, o RestoreOptions) (Report, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.line.enter()()
 	c, err := s.promptCheckpoint(n)
 	if err != nil {
 		return Report{}, err
@@ -82,8 +80,7 @@ func (s *Store) RestorePrompt(ctx context.Context, n int, o RestoreOptions) (Rep
 
 // RestoreCheckpoint puts the work tree back as checkpoint id recorded it.
 func (s *Store) RestoreCheckpoint(ctx context.Context, id int, o RestoreOptions) (Report, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.line.enter()()
 	if len(s.log.all) == 0 {
 		return Report{}, ErrNoCheckpoints
 	}
@@ -96,8 +93,7 @@ func (s *Store) RestoreCheckpoint(ctx context.Context, id int, o RestoreOptions)
 
 // Undo restores the state the latest restore started from.
 func (s *Store) Undo(ctx context.Context, o RestoreOptions) (Report, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.line.enter()()
 	for i := len(s.log.all) - 1; i >= 0; i-- {
 		if c := s.log.all[i]; c.Kind == KindRestore {
 			return s.restore(ctx, c, o)

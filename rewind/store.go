@@ -21,7 +21,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -47,7 +46,8 @@ type Options struct {
 }
 
 // Store is one session's checkpoints. Its methods are safe for concurrent
-// use; checkpoints and restores run one at a time.
+// use; checkpoints and restores run one at a time, in the order they were
+// asked for (see line), including those taken in the background.
 type Store struct {
 	dir      string
 	workTree string
@@ -65,7 +65,12 @@ type Store struct {
 	// session's checkpoints would number them twice.
 	lock *os.File
 
-	mu      sync.Mutex
+	line line
+	// nextPrompt is the number the next prompt checkpoint gets, given
+	// out when it is asked for (under line.mu), so a checkpoint taken in
+	// the background has its number at once.
+	nextPrompt int
+
 	log     *checkpointLog
 	exclude []byte // the info/exclude last written
 }
@@ -120,6 +125,7 @@ func Open(o Options) (*Store, error) {
 		s.lock.Close()
 		return nil, err
 	}
+	s.nextPrompt = s.log.maxPrompt() + 1
 	return s, nil
 }
 
@@ -144,8 +150,7 @@ func (s *Store) initRepo() error {
 // Close leaves the index for the project's next session and releases the
 // checkpoint log.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.line.enter()()
 	s.saveSeed()
 	err := s.log.close()
 	if s.lock != nil {
@@ -218,7 +223,8 @@ func (s *Store) snapshot(ctx context.Context) (tree, warning string, err error) 
 type Meta struct {
 	Kind Kind
 	// Prompt is the number of the prompt the checkpoint belongs to; for a
-	// KindPrompt checkpoint, 0 means the next number.
+	// KindPrompt checkpoint, 0 means the next number; for the other kinds,
+	// the latest prompt's.
 	Prompt int
 	// Label is the prompt's text or the call's summary.
 	Label  string
@@ -230,8 +236,14 @@ type Meta struct {
 // checkpoint's reuses its commit, so a call that changed nothing costs a
 // stat of the tree and one line of log.
 func (s *Store) Checkpoint(ctx context.Context, m Meta) (Checkpoint, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.line.mu.Lock()
+	if m.Kind == KindPrompt && m.Prompt == 0 {
+		m.Prompt = s.reservePrompt()
+	}
+	ready, leave := s.line.joinLocked()
+	s.line.mu.Unlock()
+	<-ready
+	defer leave()
 	return s.checkpoint(ctx, m)
 }
 
@@ -250,9 +262,7 @@ func (s *Store) checkpoint(ctx context.Context, m Meta) (Checkpoint, error) {
 // checkpoint holds the same tree.
 func (s *Store) record(ctx context.Context, m Meta, tree, warning string) (Checkpoint, error) {
 	last, hasLast := s.log.last()
-	if m.Kind == KindPrompt && m.Prompt == 0 {
-		m.Prompt = s.log.maxPrompt() + 1
-	} else if m.Prompt == 0 {
+	if m.Prompt == 0 {
 		m.Prompt = s.log.maxPrompt()
 	}
 	c := Checkpoint{
@@ -318,6 +328,52 @@ func firstLine(s string) string {
 // after the session's last one.
 func (s *Store) BeginPrompt(ctx context.Context, text string) (Checkpoint, error) {
 	return s.Checkpoint(ctx, Meta{Kind: KindPrompt, Label: text})
+}
+
+// BeginPromptInBackground takes the checkpoint before a prompt of the
+// person without making the prompt wait for it, and returns the prompt's
+// number. The checkpoint keeps its place in line: the first call that can
+// change files waits for it (BeforeCall), so it still records the files as
+// they were before the prompt. A project's first checkpoint hashes the
+// whole tree, which can take many seconds; the person's request to the
+// model goes out meanwhile. failed, when not nil, is told if it fails.
+func (s *Store) BeginPromptInBackground(ctx context.Context, text string, failed func(error)) int {
+	s.line.mu.Lock()
+	n := s.reservePrompt()
+	ready, leave := s.line.joinLocked()
+	s.line.mu.Unlock()
+	go func() {
+		<-ready
+		defer leave()
+		if _, err := s.checkpoint(ctx, Meta{Kind: KindPrompt, Prompt: n, Label: text}); err != nil && failed != nil {
+			failed(err)
+		}
+	}()
+	return n
+}
+
+// reservePrompt gives out the next prompt number (line.mu held).
+func (s *Store) reservePrompt() int {
+	n := s.nextPrompt
+	s.nextPrompt++
+	return n
+}
+
+// Prepare records the work tree in the shadow repository's index in the
+// background, so the session's first checkpoint, usually the one before
+// the person's first prompt, only stats the tree. It is what a session
+// does when it opens: the project's first session hashes every file here,
+// while the person reads the screen and types. It logs no checkpoint.
+func (s *Store) Prepare(ctx context.Context) {
+	s.line.mu.Lock()
+	ready, leave := s.line.joinLocked()
+	s.line.mu.Unlock()
+	go func() {
+		<-ready
+		defer leave()
+		// A failure here shows again, and is told, at the first checkpoint.
+		_, _, _ = s.snapshot(ctx)
+	}()
 }
 
 // EndPrompt takes the checkpoint when a prompt's run ends.

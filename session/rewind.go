@@ -70,13 +70,13 @@ func (s *Session) wireRewind(p *agent.Pipeline, cfg *agent.Config) {
 			note(err)
 		}
 	}
+	// The project's first checkpoint hashes the whole tree: it starts
+	// now, in the background, and the prompt's checkpoint does not hold
+	// the prompt up either; the first call that can change files waits
+	// for it (rewind.Store.BeginPromptInBackground).
+	store.Prepare(context.Background())
 	cfg.BeforePrompt = func(ctx context.Context, text string) int {
-		c, err := store.BeginPrompt(context.WithoutCancel(ctx), text)
-		if err != nil {
-			note(err)
-			return 0
-		}
-		return c.Prompt
+		return store.BeginPromptInBackground(context.WithoutCancel(ctx), text, note)
 	}
 	cfg.AfterPrompt = func(ctx context.Context) {
 		if _, err := store.EndPrompt(context.WithoutCancel(ctx)); err != nil {
@@ -86,15 +86,18 @@ func (s *Session) wireRewind(p *agent.Pipeline, cfg *agent.Config) {
 }
 
 // callSummary is the part of a call's input a checkpoint list shows: the
-// command or the path.
+// command, the path, or what shell_send types.
 func callSummary(in json.RawMessage) string {
 	var v struct {
 		Command  string `json:"command"`
 		FilePath string `json:"file_path"`
-		Keys     string `json:"keys"`
+		// shell_send's text, or what it pastes, or its named keys.
+		Text  string   `json:"text"`
+		Paste string   `json:"paste"`
+		Keys  []string `json:"keys"`
 	}
 	json.Unmarshal(in, &v)
-	for _, s := range []string{v.Command, v.FilePath, v.Keys} {
+	for _, s := range []string{v.Command, v.FilePath, v.Text, v.Paste, strings.Join(v.Keys, " ")} {
 		if s != "" {
 			return s
 		}
