@@ -173,6 +173,14 @@ func (s *Session) maybeAutoCompact(ctx context.Context, turn int) {
 // the older part of the history by the model's summary of it. Nothing of
 // the history changes until every step has succeeded.
 func (s *Session) compact(ctx context.Context, trigger, instructions string) (CompactResult, error) {
+	return s.compactFrom(ctx, trigger, instructions, 0)
+}
+
+// compactFrom is compact for a prompt known to be at least atLeast tokens:
+// a provider that refused the prompt as too long says it is no smaller
+// than the window, whatever the last response measured before the results
+// that pushed it over.
+func (s *Session) compactFrom(ctx context.Context, trigger, instructions string, atLeast int) (CompactResult, error) {
 	h := s.History()
 	res := CompactResult{Trigger: trigger}
 	if len(h) == 0 {
@@ -185,6 +193,7 @@ func (s *Session) compact(ctx context.Context, trigger, instructions string) (Co
 	if res.TokensBefore == 0 {
 		res.TokensBefore = fixed + estimateMessages(h)
 	}
+	res.TokensBefore = max(res.TokensBefore, atLeast)
 	fromHooks, err := s.preCompact(ctx, trigger, instructions)
 	if err != nil {
 		return res, err
@@ -416,7 +425,7 @@ func (s *Session) recoverTooLong(ctx context.Context, turn int, cause error, ret
 		return fmt.Errorf("%w (start a new session, or give a larger --context-window if the model has one): %v", ErrStillTooLong, cause)
 	}
 	s.cfg.Publish(Event{Kind: EventNotice, Turn: turn, Text: "The model refused the prompt as too long for its context window; compacting and trying once more."})
-	if _, err := s.compact(ctx, TriggerAuto, ""); err != nil {
+	if _, err := s.compactFrom(ctx, TriggerAuto, "", s.ContextWindowSize()); err != nil {
 		return fmt.Errorf("the prompt is too long for the model's context window and compacting it failed (%v): %w", err, cause)
 	}
 	return nil

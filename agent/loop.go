@@ -344,7 +344,8 @@ func (s *Session) todoReminder(calls []Call) string {
 // so its prompt size is what the context window holds now.
 func (s *Session) addUsage(u provider.Usage, measure bool) {
 	s.mu.Lock()
-	if measure && u.Prompt() > 0 {
+	measured := measure && u.Prompt() > 0
+	if measured {
 		s.lastPrompt, s.compacted = u.Prompt(), false
 	}
 	s.usage.InputTokens += u.InputTokens
@@ -353,6 +354,9 @@ func (s *Session) addUsage(u provider.Usage, measure bool) {
 	s.usage.CacheWrite += u.CacheWrite
 	total := s.usage
 	s.mu.Unlock()
+	if measured {
+		s.measured(u.Prompt())
+	}
 	s.cfg.Publish(Event{Kind: EventUsage, Usage: total})
 }
 

@@ -34,6 +34,9 @@ type Restored struct {
 	// Truncated reports that the transcript ended in a partial entry (a
 	// crash mid-write); everything before it was restored.
 	Truncated bool
+	// Context is how full the context window was at the end (see
+	// Session.ResumeContext).
+	Context ContextAtEnd
 }
 
 // LoadSession reads a session's transcript.
@@ -58,6 +61,7 @@ func LoadSession(root, id string) (*Restored, error) {
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
 	for i, e := range entries {
+		r.Context = replayContext(r.Context, e)
 		switch e.Type {
 		case EntrySession:
 			var v struct {

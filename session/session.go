@@ -197,6 +197,9 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 	}
 	s.wireRewind(p, &acfg)
 	s.Agent = agent.NewSession(acfg, id, restoredHistory(restored))
+	if restored != nil {
+		s.Agent.ResumeContext(restored.Context)
+	}
 	reg.Add(s.Agent.AgentTool(agent.DefaultAgents()))
 	return s, nil
 }
