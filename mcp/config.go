@@ -51,6 +51,10 @@ type ServerConfig struct {
 	// Type is "stdio" or "http"; when empty it is inferred from which of
 	// Command and URL is set.
 	Type string `json:"type,omitempty"`
+	// Sandbox starts a stdio server inside the session's sandbox, with the
+	// launcher and policy of the agent's commands (H16); where there is
+	// none (Options.Sandbox nil, or it refuses) the server does not start.
+	Sandbox bool `json:"sandbox,omitempty"`
 }
 
 // Config maps server names to their entries, as under "mcpServers".

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os/exec"
@@ -33,9 +34,12 @@ type conn struct {
 	pid     int         // leader of the stdio server's process group; 0 for HTTP
 	stderr  *tailBuffer // stdio only
 	idle    func()      // closes the HTTP client's idle connections
+	release func()      // frees what the sandbox set up for a stdio server, once it ended
 	done    chan struct{}
 	closing atomic.Bool // set before a deliberate close, so its end is not a failure
 	once    sync.Once
+
+	releaseOnce sync.Once
 }
 
 // close ends the session gracefully (stdin closed, then SIGTERM, then
@@ -47,6 +51,17 @@ func (c *conn) close() {
 		killGroup(c.pid)
 		if c.idle != nil {
 			c.idle()
+		}
+		c.freeSandbox()
+	})
+}
+
+// freeSandbox releases what the sandbox set up for the server, once; the
+// server and its group are gone by then.
+func (c *conn) freeSandbox() {
+	c.releaseOnce.Do(func() {
+		if c.release != nil {
+			c.release()
 		}
 	})
 }
@@ -86,6 +101,10 @@ func (m *Manager) dialStdio(ctx context.Context, cfg ServerConfig) (*conn, error
 	cmd.Stderr = tail
 	cmd.WaitDelay = waitDelay
 	ownGroup(cmd)
+	release, err := m.sandbox(cfg, cmd)
+	if err != nil {
+		return nil, err
+	}
 	t := &commandTransport{CommandTransport: sdk.CommandTransport{Command: cmd, TerminateDuration: stopGrace}}
 	// A server that does not answer in time is killed at once, rather than
 	// being asked to exit politely by a handshake it is not listening to.
@@ -97,9 +116,29 @@ func (m *Manager) dialStdio(ctx context.Context, cfg ServerConfig) (*conn, error
 	}
 	if err != nil {
 		killGroup(t.started())
+		release()
 		return nil, withStderr(err, tail)
 	}
-	return &conn{session: session, pid: t.started(), stderr: tail, done: make(chan struct{})}, nil
+	return &conn{session: session, pid: t.started(), stderr: tail, release: release, done: make(chan struct{})}, nil
+}
+
+// sandbox puts a stdio server whose entry says "sandbox": true into the
+// session's sandbox; any other runs as it is.
+func (m *Manager) sandbox(cfg ServerConfig, cmd *exec.Cmd) (func(), error) {
+	if !cfg.Sandbox {
+		return func() {}, nil
+	}
+	if m.opts.Sandbox == nil {
+		return nil, errors.New(`its entry says "sandbox": true, and this session has no sandbox to start it in`)
+	}
+	release, err := m.opts.Sandbox(cmd)
+	if err != nil {
+		return nil, fmt.Errorf(`its entry says "sandbox": true, and it cannot start there: %w`, err)
+	}
+	if release == nil {
+		release = func() {}
+	}
+	return release, nil
 }
 
 // commandTransport is the SDK's CommandTransport, remembering the pid it

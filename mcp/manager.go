@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"slices"
 	"sync"
 	"time"
@@ -70,6 +71,11 @@ type Options struct {
 	HTTPClient *http.Client
 	// ClientVersion is the version Workbench reports to servers.
 	ClientVersion string
+	// Sandbox confines the stdio servers whose entry says "sandbox": true:
+	// it rewrites the command before it starts and returns a release
+	// function for after it ended, or an error that keeps the server from
+	// starting. Nil: such servers do not start.
+	Sandbox func(cmd *exec.Cmd) (release func(), err error)
 }
 
 // Manager owns a session's MCP servers: it starts them, keeps their status,
@@ -283,6 +289,7 @@ func (m *Manager) watch(s *server, c *conn) {
 		return
 	}
 	killGroup(c.pid)
+	c.freeSandbox()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if s.conn == c && s.state == StateReady {

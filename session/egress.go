@@ -74,7 +74,7 @@ func startEgress(ctx context.Context, h *Config, o egressOptions) *egress {
 	}
 	cfg := mcp.Config{}
 	for name, s := range h.Settings.MCPServers {
-		cfg[name] = mcp.ServerConfig{Type: s.Type, Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
+		cfg[name] = mcp.ServerConfig{Type: s.Type, Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers, Sandbox: s.Sandbox}
 	}
 	// A project's .mcp.json starts only what the person trusts (the
 	// content approved with /mcp trust, or enableAllProjectMcpServers and
@@ -107,7 +107,7 @@ func startEgress(ctx context.Context, h *Config, o egressOptions) *egress {
 	}
 	e.projectSettingsServers(h, trust, cfg, o.trustHow)
 	if len(cfg) > 0 {
-		e.mcp = mcp.NewManager(mcp.Options{Dir: h.ProjectDir, ClientVersion: Version})
+		e.mcp = mcp.NewManager(mcp.Options{Dir: h.ProjectDir, ClientVersion: Version, Sandbox: h.mcpSandbox})
 		e.mcp.Start(ctx, cfg)
 	}
 	wg.Wait()

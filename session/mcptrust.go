@@ -44,7 +44,7 @@ func (e *egress) projectSettingsServers(h *Config, trust *mcp.Trust, cfg mcp.Con
 		}
 		servers := mcp.Config{}
 		for name, s := range f.Servers {
-			servers[name] = mcp.ServerConfig{Type: s.Type, Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers}
+			servers[name] = mcp.ServerConfig{Type: s.Type, Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers, Sandbox: s.Sandbox}
 		}
 		key := f.Path + "#mcpServers"
 		if trust != nil && trust.Trusted(key, data) {

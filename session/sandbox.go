@@ -1,7 +1,9 @@
 package session
 
 import (
+	"errors"
 	"fmt"
+	"os/exec"
 
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/sandbox"
@@ -84,6 +86,20 @@ func (c *Config) PersonShell() pty.Wrapper {
 		return c.Sandbox.Wrap
 	}
 	return pty.Unconfined
+}
+
+// mcpSandbox starts the MCP stdio servers whose entry says "sandbox": true
+// in the session's sandbox, with the launcher and policy of the agent's
+// commands. Where the sandbox is off or unavailable such a server does not
+// start: its entry asked for the wall.
+func (c *Config) mcpSandbox(cmd *exec.Cmd) (func(), error) {
+	if !c.Sandbox.Active() {
+		if err := c.Sandbox.Unavailable(); err != nil {
+			return nil, fmt.Errorf("the sandbox is unavailable: %w", err)
+		}
+		return nil, errors.New("the sandbox is off")
+	}
+	return c.Sandbox.Wrap(cmd)
 }
 
 // SandboxNotes are the sandbox's start-up notes, for a caller that shows

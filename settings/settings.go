@@ -75,6 +75,9 @@ type MCPServer struct {
 	Env     map[string]string `json:"env,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// Sandbox starts a stdio server inside the sandbox of the agent's
+	// commands (README, Sandbox).
+	Sandbox bool `json:"sandbox,omitempty"`
 }
 
 // WebFetch is the fetch tool's egress configuration.
