@@ -303,3 +303,29 @@ func TestH15_SingleQuotesInAHereDocumentExpansionHideNothing(t *testing.T) {
 		t.Errorf("a quoted delimiter: %s by %q (%s), want allow", d.Behavior, d.Rule, d.Message)
 	}
 }
+
+// A quoted assignment given to declare, local or typeset has its subscript
+// evaluated like an unquoted one: `declare 'a[$(touch P)]=1'` runs touch.
+// `jobs -x CMD` runs CMD.
+func TestH15_QuotedDeclareSubscriptsAndJobsX(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	p := denyRmEverywhere(t, root)
+	for _, cmd := range []string{
+		`declare 'a[$(rm x)]=1'`, `local 'a[$(rm x)]=1'`, `typeset "a[\$(rm x)]=1"`, `declare -a 'a[$(rm x)]=1'`,
+		`f() { local 'c[$(rm x)]=1'; }; f`, `jobs -x rm x`, `jobs -x 'rm' x`,
+	} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Deny || d.Rule != "Bash(rm:*)" {
+			t.Errorf("%s: %s by %q (%s), want deny by Bash(rm:*)", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+	// A subscript that is a name evaluates that variable's value.
+	if d := evalIn(p, root, ModeBypass, `declare 'b[x]=1'`); d.Behavior != Ask || d.Rule != "unknown" {
+		t.Errorf("declare 'b[x]=1': %s by %q (%s), want ask by unknown", d.Behavior, d.Rule, d.Message)
+	}
+	for _, cmd := range []string{`declare 'a[0]=1'`, `local x='a[$(y)]'`, `declare -r 'n=1'`} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}

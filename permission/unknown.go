@@ -233,9 +233,12 @@ func (s *unknownScan) calls(n syntax.Node) {
 // a literal without a subscript bash would evaluate.
 func safeNameArg(w *syntax.Word) bool {
 	v, ok := literalWord(w)
-	if !ok {
-		return false
-	}
+	return ok && safeSubscript(v)
+}
+
+// safeSubscript reports whether a variable name, as a builtin takes it,
+// has no subscript or an integer constant one.
+func safeSubscript(v string) bool {
 	i := strings.IndexByte(v, '[')
 	if i < 0 {
 		return true
@@ -257,6 +260,13 @@ func (s *unknownScan) decl(d *syntax.DeclClause) {
 			case strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+"):
 				if strings.ContainsAny(v[1:], "ni") {
 					s.flag(whyNameRef)
+				}
+			default:
+				// `declare 'a[$(cmd)]=1'`: a quoted assignment's
+				// subscript is evaluated like an unquoted one's.
+				name, _, _ := strings.Cut(v, "=")
+				if !safeSubscript(name) {
+					s.flag(whyVarName)
 				}
 			}
 		}

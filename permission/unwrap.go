@@ -126,6 +126,10 @@ func unwrapAll(vals []string) unwrapped {
 	i := 0
 	for i < len(vals) {
 		name := path.Base(vals[i])
+		if name == "jobs" && i+1 < len(vals) && vals[i+1] == "-x" {
+			i += 2 // jobs -x CMD ARGS runs CMD
+			continue
+		}
 		wr, ok := wrappers[name]
 		if !ok {
 			break
