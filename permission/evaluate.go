@@ -186,6 +186,9 @@ func (p *Policy) decide(e *evaluation) Decision {
 	if d, ok := p.commandReads(e, Deny); ok {
 		return d
 	}
+	if d, ok := p.editReads(e, Deny); ok {
+		return d
+	}
 	if req.Own.Behavior == Deny {
 		d := withRule(req.Own, "tool")
 		if d.Message == "" {
@@ -198,6 +201,9 @@ func (p *Policy) decide(e *evaluation) Decision {
 			Message: fmt.Sprintf("rule %s%s asks before %s runs", r.Raw, from(r.Source), describe(e))}
 	}
 	if d, ok := p.commandReads(e, Ask); ok {
+		return d
+	}
+	if d, ok := p.editReads(e, Ask); ok {
 		return d
 	}
 	if d, ok := p.boundary(e); ok {

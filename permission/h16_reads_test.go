@@ -85,3 +85,47 @@ func TestH16_SedReadCommandsAreReads(t *testing.T) {
 		t.Errorf("a readable file: %s by %q (%s), want allow", d.Behavior, d.Rule, d.Message)
 	}
 }
+
+// Edit and MultiEdit read the file they change (old_string found or not,
+// the lines shown around the change): a Read deny rule denies editing a
+// file it hides, through a link too, and a Read ask rule asks, in every
+// mode. Write does not read, and is judged as a write.
+func TestH16_EditingAReadDeniedFileIsDenied(t *testing.T) {
+	t.Parallel()
+	project, _ := workspace(t)
+	for name, body := range map[string]string{".env": "TOKEN=s3cret\n", "notes/n.md": "n\n", "src/a.txt": "a\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(project, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(project, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../.env", filepath.Join(project, "src", "soft")); err != nil {
+		t.Fatal(err)
+	}
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Edit", "MultiEdit", "Write"},
+		deny: []string{"Read(./.env)"}, ask: []string{"Read(./notes/**)"}})
+	edit := func(tool, path string, mode Mode) Decision {
+		return p.Evaluate(Request{Tool: tool, Mode: mode, WorkDir: project,
+			Target: Target{Paths: []string{filepath.Join(project, path)}, Access: AccessWrite}})
+	}
+	for _, tool := range []string{"Edit", "MultiEdit"} {
+		for _, mode := range []Mode{ModeDefault, ModeAcceptEdits, ModeBypass} {
+			for _, path := range []string{".env", "src/soft", "src/../.env"} {
+				if d := edit(tool, path, mode); d.Behavior != Deny || d.Rule != "Read(./.env)" {
+					t.Errorf("%s %s in %s: %s by %q (%s), want deny by Read(./.env)", tool, path, mode, d.Behavior, d.Rule, d.Message)
+				}
+			}
+			if d := edit(tool, "notes/n.md", mode); d.Behavior != Ask || d.Rule != "Read(./notes/**)" {
+				t.Errorf("%s notes/n.md in %s: %s by %q (%s), want ask by Read(./notes/**)", tool, mode, d.Behavior, d.Rule, d.Message)
+			}
+			if d := edit(tool, "src/a.txt", mode); d.Behavior != Allow {
+				t.Errorf("%s src/a.txt in %s: %s by %q (%s), want allow", tool, mode, d.Behavior, d.Rule, d.Message)
+			}
+		}
+	}
+	if d := edit("Write", ".env", ModeAcceptEdits); d.Behavior != Allow {
+		t.Errorf("Write .env in acceptEdits: %s by %q (%s), want allow", d.Behavior, d.Rule, d.Message)
+	}
+}

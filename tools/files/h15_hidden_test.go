@@ -105,3 +105,38 @@ func TestH15_GlobCountSaysNothingOfNames(t *testing.T) {
 }
 
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// A Write over a file the Read rules hide says nothing of what it held: not
+// "Unchanged" when the guess was right, not "Overwrote" rather than
+// "Created". It writes what it was given (writing is judged as a write).
+func TestH16_WriteSaysNothingOfAHiddenFile(t *testing.T) {
+	t.Parallel()
+	tc, dir := hiddenProject(t)
+	if err := os.Symlink(".env", filepath.Join(dir, "innocent")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{".env", "innocent", "secrets/key.pem"} {
+		var body string
+		if name == "secrets/key.pem" {
+			body = "content of secrets/key.pem"
+		} else {
+			body = "content of .env"
+		}
+		res := call(t, files.Write(), tc, `{"file_path":"`+name+`","content":"`+body+`"}`)
+		if res.IsError || strings.Contains(res.Text, "Unchanged") || strings.Contains(res.Text, "Overwrote") ||
+			!strings.HasPrefix(res.Text, "Wrote ") {
+			t.Errorf("Write %s with its own content: %q, want a plain Wrote", name, res.Text)
+		}
+		if res.Meta != nil {
+			t.Errorf("Write %s carries a diff of what the hidden file held: %v", name, res.Meta)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ".env"))
+	if err != nil || string(data) != "content of .env" {
+		t.Fatalf(".env = %q, %v", data, err)
+	}
+	// A file the rules do not hide still says Unchanged.
+	if res := call(t, files.Write(), tc, `{"file_path":"main.go","content":"content of main.go"}`); !strings.HasPrefix(res.Text, "Unchanged") {
+		t.Errorf("Write main.go with its own content: %q, want Unchanged", res.Text)
+	}
+}

@@ -93,6 +93,14 @@ func runWrite(ctx context.Context, input json.RawMessage, tc *tools.Context) (to
 	if err := ctx.Err(); err != nil {
 		return tools.Result{}, err
 	}
+	if hiddenFromAgent(tc, path, target.real) {
+		// Whether it held this content, or existed at all, would tell
+		// what a file the Read rules hide holds: write it, say only that.
+		if err := target.writeAtomic([]byte(in.Content), prev.mode); err != nil {
+			return tools.Error(fmt.Sprintf("Cannot write %s: %v", display, err)), nil
+		}
+		return tools.Text(fmt.Sprintf("Wrote %s (%s)", display, plural(len(in.Content), "byte", "bytes"))), nil
+	}
 	if prev.found && prev.loaded && string(prev.content) == in.Content {
 		return tools.Text(fmt.Sprintf("Unchanged: %s already holds this content (%s); nothing was written.",
 			display, plural(len(in.Content), "byte", "bytes"))), nil
@@ -113,6 +121,20 @@ func runWrite(ctx context.Context, input json.RawMessage, tc *tools.Context) (to
 		Text: fmt.Sprintf("%s %s (%s)", verb, display, plural(len(in.Content), "byte", "bytes")),
 		Meta: diffMeta(path, display, string(prev.content), in.Content, prev.loaded),
 	}, nil
+}
+
+// hiddenFromAgent reports whether a Read rule keeps the file at path (as
+// named, or where it really is) from the agent.
+func hiddenFromAgent(tc *tools.Context, path, real string) bool {
+	if tc.Paths == nil {
+		return false
+	}
+	for _, p := range []string{path, real} {
+		if b, _ := tc.Paths.Readable(p); p != "" && b != permission.Allow {
+			return true
+		}
+	}
+	return false
 }
 
 // unchangedNow reports whether the regular file at path holds exactly
