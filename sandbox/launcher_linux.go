@@ -51,6 +51,9 @@ func launch(args []string) error {
 	if err := hideAll(spec.Hide); err != nil {
 		return err
 	}
+	if err := privateTerminals(); err != nil {
+		return fmt.Errorf("terminals: %w", err)
+	}
 	for _, p := range spec.ReadOnly {
 		if err := bindReadOnly(p, p); err != nil {
 			return fmt.Errorf("make %s read-only: %w", p, err)
