@@ -17,6 +17,7 @@ import (
 	"github.com/seed92b641c3/workbench/agent/provider/script"
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/rewind"
+	"github.com/seed92b641c3/workbench/tasks"
 	"github.com/seed92b641c3/workbench/tools"
 	"github.com/seed92b641c3/workbench/tools/files"
 	"github.com/seed92b641c3/workbench/tools/shell"
@@ -103,6 +104,9 @@ type appOptions struct {
 	checkpoints bool
 	// theme is the theme setting (Config.Theme).
 	theme string
+	// tasks gives the session a real task manager: Bash can run in the
+	// background and /tasks lists what it ran.
+	tasks bool
 }
 
 // newApp builds the app on a fresh project directory, plays body (a
@@ -131,7 +135,17 @@ func newApp(t testing.TB, body string, w, h int, o appOptions) *app {
 		prov = script.New(sc)
 	}
 	reg := tools.NewRegistry(files.All()...)
-	reg.Add(shell.Bash())
+	var taskMgr *tasks.Manager
+	if o.tasks {
+		var err error
+		if taskMgr, err = tasks.NewManager(t.TempDir(), tasks.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { taskMgr.Close() })
+		reg.Add(shell.BashWith(taskMgr))
+	} else {
+		reg.Add(shell.Bash())
+	}
 	if o.web {
 		reg.Add(web.WebFetch(web.FetchConfig{}))
 	}
@@ -160,7 +174,11 @@ func newApp(t testing.TB, body string, w, h int, o appOptions) *app {
 		store = withCheckpoints(t, dir, clock, p, &acfg)
 	}
 	sess := agent.NewSession(acfg, "test-session", nil)
+	if taskMgr != nil {
+		bridge.WatchTasks(taskMgr)
+	}
 	m := New(Config{
+		Tasks:  taskMgr,
 		Rewind: store,
 		Agent:  sess, Bridge: bridge, Pipeline: p, Policy: policy, Mode: mode,
 		ProjectDir: dir, SessionID: "test-session",

@@ -72,3 +72,32 @@ func TestModeUnknownListsModes(t *testing.T) {
 	a.exec(a.m.command("/mode foo"))
 	a.shows("Unknown mode foo; the modes: default, acceptEdits, plan, bypassPermissions, dontAsk, auto")
 }
+
+// TestTasksKeepsFinishedTasks: a real background task that ends is still
+// in /tasks afterwards, with how it ended, and stays there after the next
+// prompt.
+func TestTasksKeepsFinishedTasks(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, `{"turns":[
+	  {"text":"Building in the background.","tool_calls":[{"id":"b","name":"Bash","input":{"command":"echo built; exit 3","run_in_background":true}}]},
+	  {"text":"It runs."},
+	  {"text":"Noted."}]}`, 100, 30, appOptions{tasks: true, allow: []string{"Bash(echo:*)", "Bash(exit:*)"}})
+	a.prompt("Build it")
+	a.idle()
+	a.shows("· exit 3")
+	list := func() string {
+		a.typeText("/tasks")
+		a.key(tea.KeyEnter, 0)
+		a.shows("Background tasks (")
+		s := a.screen(t)
+		return s[strings.LastIndex(s, "Background tasks ("):]
+	}
+	if l := list(); !strings.Contains(l, "task_1") || !strings.Contains(l, "failed (exit 3)") || !strings.Contains(l, "echo built; exit 3") {
+		t.Fatalf("/tasks after the task ended:\n%s", l)
+	}
+	a.prompt("And now?")
+	a.idle()
+	if l := list(); !strings.Contains(l, "task_1") || !strings.Contains(l, "failed (exit 3)") {
+		t.Fatalf("/tasks after the next prompt:\n%s", l)
+	}
+}

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/seed92b641c3/workbench/ptyview"
 	"github.com/seed92b641c3/workbench/tasks"
@@ -370,20 +372,15 @@ func (m *Model) fullTab() bool {
 }
 
 // tabBar names the pipeline panel and every tab, the active one marked.
+// When they do not all fit, the active tab stays in sight with as many of
+// its neighbours as fit, and markers count the tabs hidden on each side
+// ("‹2 " and " 3›"); the key hint after the tabs goes first.
 func (m *Model) tabBar(width int) string {
 	names := []string{"Pipeline"}
 	for _, t := range m.tabs {
 		names = append(names, t.title())
 	}
-	var parts []string
-	for i, n := range names {
-		style := theme.Dim
-		if i-1 == m.active {
-			style = theme.Title
-		}
-		parts = append(parts, style.Render(n))
-	}
-	bar := strings.Join(parts, theme.Dim.Render(" │ "))
+	bar := tabStrip(names, m.active+1, width)
 	hint := "  " + theme.Dim.Render("ctrl+t hides")
 	if len(m.tabs) > 0 {
 		hint = "  " + theme.Dim.Render("F2 next")
@@ -395,8 +392,81 @@ func (m *Model) tabBar(width int) string {
 			hint = "  " + theme.Dim.Render(ptyview.LeaveKey+" focus · F3 zoom · F4 close")
 		}
 	}
+	if lipgloss.Width(bar)+lipgloss.Width(hint) > width {
+		hint = ""
+	}
 	return lipgloss.NewStyle().MaxWidth(width).Render(bar + hint)
 }
+
+// tabSep is what stands between two names in the tab bar.
+const tabSep = " │ "
+
+// tabStrip lays the tab names out in width cells, the active one (index
+// active) in the title style. When they do not all fit it shows the active
+// tab and the neighbours that fit around it, one to the right and one to
+// the left in turn, with how many are hidden at each end; an active name
+// wider than the whole bar is cut.
+func tabStrip(names []string, active, width int) string {
+	active = max(0, min(active, len(names)-1))
+	widths := make([]int, len(names))
+	for i, n := range names {
+		widths[i] = lipgloss.Width(n)
+	}
+	need := func(lo, hi int) int {
+		w := 0
+		for i := lo; i <= hi; i++ {
+			w += widths[i]
+		}
+		w += (hi - lo) * lipgloss.Width(tabSep)
+		if lo > 0 {
+			w += lipgloss.Width(hiddenBefore(lo))
+		}
+		if hi < len(names)-1 {
+			w += lipgloss.Width(hiddenAfter(len(names) - 1 - hi))
+		}
+		return w
+	}
+	lo, hi := active, active
+	if need(0, len(names)-1) <= width {
+		lo, hi = 0, len(names)-1
+	} else {
+		for grew := true; grew; {
+			grew = false
+			if hi+1 < len(names) && need(lo, hi+1) <= width {
+				hi, grew = hi+1, true
+			}
+			if lo > 0 && need(lo-1, hi) <= width {
+				lo, grew = lo-1, true
+			}
+		}
+	}
+	var parts []string
+	for i := lo; i <= hi; i++ {
+		style := theme.Dim
+		if i == active {
+			style = theme.Title
+		}
+		name := names[i]
+		if i == active && need(lo, hi) > width {
+			name = xansi.Truncate(name, max(width-(need(lo, hi)-widths[i]), 1), "…")
+		}
+		parts = append(parts, style.Render(name))
+	}
+	bar := strings.Join(parts, theme.Dim.Render(tabSep))
+	if lo > 0 {
+		bar = theme.Dim.Render(hiddenBefore(lo)) + bar
+	}
+	if hi < len(names)-1 {
+		bar += theme.Dim.Render(hiddenAfter(len(names) - 1 - hi))
+	}
+	return bar
+}
+
+// hiddenBefore and hiddenAfter mark how many tabs the bar leaves out on
+// its left and right.
+func hiddenBefore(n int) string { return "‹" + strconv.Itoa(n) + " " }
+
+func hiddenAfter(n int) string { return " " + strconv.Itoa(n) + "›" }
 
 func shortPath(p string) string {
 	if i := strings.LastIndexByte(p, '/'); i >= 0 {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/seed92b641c3/workbench/tasks/pty"
@@ -31,6 +32,9 @@ func TestH16_PaneTitlesAreShownSafelyInTheTabBar(t *testing.T) {
 		second.ID() + " very long title very long title… · running"} {
 		a.until("the tab bar shows "+want, func() bool { return strings.Contains(ansi.Strip(a.m.tabBar(300)), want) })
 	}
+	// The panel's column holds the active tab: make it the first one.
+	a.key(tea.KeyF2, 0)
+	a.key(tea.KeyF2, 0)
 	a.shows("report<U+202E>")
 	screen := a.m.render()
 	for _, raw := range []string{"\u202e", "\u200b"} {
