@@ -63,7 +63,7 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 		ProjectDir:   cfg.WorkDir, SessionID: s.Dir.ID,
 		LocalSettings: filepath.Join(cfg.ProjectDir, ".workbench", "settings.local.json"),
 		Notes:         s.Notes, History: s.Agent.History(),
-		MCP:     s.MCP(),
+		MCP: s.MCP(), MCPAsk: mcpAsk(s.MCP()),
 		Welcome: s.Welcome(),
 		Shells:  s.Shells, Tasks: s.Tasks, TranscriptPath: s.Dir.Transcript(),
 		PersonShell:    cfg.PersonShell(),
@@ -108,4 +108,18 @@ func tuiEndReason(signalled bool, next string) string {
 		return "resume"
 	}
 	return agent.EndPromptInputExit
+}
+
+// mcpAsk turns the session's one-time question about the project's MCP
+// servers into the UI's, or nil when there is nothing to ask.
+func mcpAsk(c *session.MCPControl) *ui.MCPAsk {
+	q := c.Question()
+	if q == nil {
+		return nil
+	}
+	a := &ui.MCPAsk{AnswerFile: q.AnswerFile, Answer: c.Answer}
+	for _, s := range q.Servers {
+		a.Servers = append(a.Servers, ui.MCPAskServer{Name: s.Name, File: s.File, Runs: s.Runs})
+	}
+	return a
 }

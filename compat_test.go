@@ -288,9 +288,9 @@ func TestCompat10_ProjectMCPServersWaitForTrust(t *testing.T) {
 		if !strings.Contains(errb, "none of them starts until you trust the file") {
 			t.Errorf("%s: stderr does not say the servers wait: %s", args[0], errb)
 		}
-		if !strings.Contains(errb, "enableAllProjectMcpServers and enabledMcpjsonServers are ignored in a project's files") {
-			t.Errorf("%s: the project's own enableAllProjectMcpServers is not named as ignored: %s", args[0], errb)
-		}
+		// The project's own enableAllProjectMcpServers (in a project the
+		// person trusts) is an answer this machine has no record of: it
+		// starts nothing.
 	}
 	// The person trusts the server in ~/.claude/settings.json: it starts.
 	if err := os.WriteFile(filepath.Join(u.home, ".claude", "settings.json"), []byte(`{"enabledMcpjsonServers":["docs"]}`), 0o644); err != nil {

@@ -16,8 +16,17 @@ import (
 // enabledMcpjsonServers and disabledMcpjsonServers.
 type ProjectPolicy struct {
 	// EnableAll trusts every server of the file; Enabled the ones named.
+	// They come from the person's own files.
 	EnableAll bool
 	Enabled   []string
+	// AnsweredAll and Answered are the same keys in the project's own
+	// files (where the one-time question records its answers, as Claude
+	// Code does). A repository could ship them, so each such server starts
+	// only when this machine also holds the person's approval of that
+	// server as it is now (Trust.ApproveServer): a changed command asks
+	// again.
+	AnsweredAll bool
+	Answered    []string
 	// Disabled never start, trusted or not.
 	Disabled []string
 }
@@ -63,7 +72,8 @@ func LoadProjectServers(dir string, pol ProjectPolicy, trust *Trust) ProjectServ
 		switch {
 		case slices.Contains(pol.Disabled, name):
 			ps.Disabled = append(ps.Disabled, name)
-		case approved || pol.EnableAll || slices.Contains(pol.Enabled, name):
+		case approved || pol.EnableAll || slices.Contains(pol.Enabled, name),
+			(pol.AnsweredAll || slices.Contains(pol.Answered, name)) && trust != nil && trust.ServerTrusted(path, name, c):
 			if ps.Start == nil {
 				ps.Start = Config{}
 			}

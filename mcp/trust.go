@@ -104,6 +104,30 @@ func (t *Trust) Approve(path string, content []byte) error {
 	return nil
 }
 
+// ServerTrusted reports whether the person approved the server name of the
+// project file at path exactly as c describes it now.
+func (t *Trust) ServerTrusted(path, name string, c ServerConfig) bool {
+	return t.Trusted(serverKey(path, name), serverData(c))
+}
+
+// ApproveServer records the person's approval of one server of the project
+// file at path as c describes it (the one-time question's yes), so the
+// answer the project's settings keep holds only for that command.
+func (t *Trust) ApproveServer(path, name string, c ServerConfig) error {
+	return t.Approve(serverKey(path, name), serverData(c))
+}
+
+// serverKey names one server of a project file in the trust record; "#"
+// cannot end a file name's clean path, so it is never a whole file's key.
+func serverKey(path, name string) string { return trustKey(path) + "#" + name }
+
+// serverData is a server's entry in a stable form (the JSON encoding
+// sorts map keys), so the same entry always has the same digest.
+func serverData(c ServerConfig) []byte {
+	data, _ := json.Marshal(c) // a struct of strings cannot fail to encode
+	return data
+}
+
 // read loads the trust file; a missing file is an empty one. A corrupt
 // file is an error naming it, so Approve does not silently discard the
 // other approvals it held.

@@ -67,3 +67,42 @@ func TestDefaultTrustFileIsMachineState(t *testing.T) {
 		t.Errorf("DefaultTrustFile = %q, %v", got, err)
 	}
 }
+
+// A project's own enabledMcpjsonServers (where the one-time question keeps
+// its answers) starts a server only when this machine holds the person's
+// approval of that server as it is: a repository that ships the key starts
+// nothing, and a pull that changes an approved server's command asks again.
+func TestProjectAnswersNeedThisMachinesApprovalOfTheServer(t *testing.T) {
+	t.Parallel()
+	proj := t.TempDir()
+	tr := NewTrust(filepath.Join(t.TempDir(), "mcp-trust.json"))
+	write := func(cmd string) {
+		t.Helper()
+		data := `{"mcpServers":{"docs":{"command":"` + cmd + `"},"other":{"command":"y"}}}`
+		if err := os.WriteFile(filepath.Join(proj, ProjectFileName), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("x")
+	pol := ProjectPolicy{Answered: []string{"docs"}}
+	if ps := LoadProjectServers(proj, pol, tr); len(ps.Start) != 0 || len(ps.Pending) != 2 {
+		t.Fatalf("a project's own answer started %v", ps.Start.Names())
+	}
+	if err := tr.ApproveServer(filepath.Join(proj, ProjectFileName), "docs", ServerConfig{Command: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	ps := LoadProjectServers(proj, pol, tr)
+	if _, ok := ps.Start["docs"]; !ok || len(ps.Start) != 1 {
+		t.Fatalf("the approved server does not start: start %v pending %v", ps.Start.Names(), ps.Pending.Names())
+	}
+	if ps := LoadProjectServers(proj, ProjectPolicy{AnsweredAll: true}, tr); len(ps.Start) != 1 {
+		t.Errorf("enableAllProjectMcpServers in a project file started %v", ps.Start.Names())
+	}
+	if ps := LoadProjectServers(proj, ProjectPolicy{}, tr); len(ps.Start) != 0 {
+		t.Errorf("the approval without the project's answer started %v", ps.Start.Names())
+	}
+	write("x --changed")
+	if ps := LoadProjectServers(proj, pol, tr); len(ps.Start) != 0 {
+		t.Errorf("a changed command started without asking: %v", ps.Start.Names())
+	}
+}

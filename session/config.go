@@ -66,6 +66,14 @@ type Config struct {
 	SpillDir  string
 	// Sandbox confines every process the agent starts (H16).
 	Sandbox *sandbox.Sandbox
+	// ProjectTrusted says the project's own settings files apply whole (a
+	// recorded trust, or --trust-project); only then does the TUI put the
+	// one-time question about its MCP servers (mcpquestion.go).
+	ProjectTrusted bool
+	// AnswerFile is the local settings file that question writes its answer
+	// to: .claude/settings.local.json as Claude Code does, or
+	// .workbench/settings.local.json when .claude files are not read.
+	AnswerFile string
 }
 
 // ModeBox holds the permission mode, which the UI and the plan tools
@@ -195,7 +203,12 @@ func Load(o Options) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	answers := paths.ClaudeLocal
+	if o.NoClaudeSettings {
+		answers = paths.Local
+	}
 	return &Config{
+		ProjectTrusted: !paths.Untrusted, AnswerFile: answers,
 		ProjectDir: dir, WorkDir: work, Settings: s, Policy: policy, Hooks: hreg,
 		Notices: append(append([]string(nil), s.Notices...), policy.AnchorNotes()...),
 		Mode:    &ModeBox{mode: mode, refuse: s.RefuseMode}, MaxOutput: maxOut, SpillDir: spill, Sandbox: sb,

@@ -85,7 +85,8 @@ func startEgress(ctx context.Context, h *Config, o egressOptions) *egress {
 		trust = mcp.NewTrust(file)
 	}
 	pm := h.Settings.ProjectMCP
-	ps := mcp.LoadProjectServers(h.ProjectDir, mcp.ProjectPolicy{EnableAll: pm.EnableAll, Enabled: pm.Enabled, Disabled: pm.Disabled}, trust)
+	ps := mcp.LoadProjectServers(h.ProjectDir, mcp.ProjectPolicy{EnableAll: pm.EnableAll, Enabled: pm.Enabled,
+		AnsweredAll: pm.AnsweredAll, Answered: pm.Answered, Disabled: pm.Disabled}, trust)
 	switch {
 	case ps.Err != nil:
 		e.notes = append(e.notes, "MCP: "+ps.Err.Error())

@@ -3,9 +3,11 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/seed92b641c3/workbench/mcp"
+	"github.com/seed92b641c3/workbench/settings"
 )
 
 // pendingServers are MCP servers of one project file that wait for the
@@ -18,6 +20,17 @@ type pendingServers struct {
 	path, key string
 	data      []byte
 	servers   mcp.Config
+	// fromSettings holds a settings file's entries as written (nil for a
+	// .mcp.json), so an answer that keeps some of them records those.
+	fromSettings map[string]settings.MCPServer
+}
+
+// settingsServersData is what the trust file records for servers of a
+// settings file: their entries, map keys sorted, so the same servers give
+// the same bytes.
+func settingsServersData(servers map[string]settings.MCPServer) []byte {
+	data, _ := json.Marshal(servers) // strings only: it cannot fail
+	return data
 }
 
 // pendingNames lists every waiting server as "name (file)".
@@ -38,14 +51,21 @@ func (e *egress) pendingNames() []string {
 // .mcp.json, as in Claude Code, and do not trust them.
 func (e *egress) projectSettingsServers(h *Config, trust *mcp.Trust, cfg mcp.Config, how string) {
 	for _, f := range h.Settings.ProjectMCPServers {
-		data, err := json.Marshal(f.Servers) // map keys sorted: the same servers, the same bytes
-		if err != nil {
-			continue
-		}
+		// disabledMcpjsonServers (the one-time question's "no") keeps
+		// these off too: a restriction is safe to take from anyone.
+		kept := map[string]settings.MCPServer{}
 		servers := mcp.Config{}
 		for name, s := range f.Servers {
+			if slices.Contains(h.Settings.ProjectMCP.Disabled, name) {
+				continue
+			}
+			kept[name] = s
 			servers[name] = mcp.ServerConfig{Type: s.Type, Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers, Sandbox: s.Sandbox}
 		}
+		if len(kept) == 0 {
+			continue
+		}
+		data := settingsServersData(kept)
 		key := f.Path + "#mcpServers"
 		if trust != nil && trust.Trusted(key, data) {
 			for n, c := range servers {
@@ -53,7 +73,7 @@ func (e *egress) projectSettingsServers(h *Config, trust *mcp.Trust, cfg mcp.Con
 			}
 			continue
 		}
-		e.pending = append(e.pending, pendingServers{path: f.Path, key: key, data: data, servers: servers})
+		e.pending = append(e.pending, pendingServers{path: f.Path, key: key, data: data, servers: servers, fromSettings: kept})
 		if how == "" {
 			how = "run /mcp trust in the TUI (a project's settings cannot trust themselves)"
 		}

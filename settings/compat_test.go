@@ -106,7 +106,8 @@ func TestCompat9_DisableBypass(t *testing.T) {
 }
 
 // TestCompat10_OnlyThePersonTrustsProjectServers checks that the trust keys
-// count in user settings and the --settings file, not in a project's own.
+// count in user settings and the --settings file, and in a project's own
+// only as answers, and only once the project is trusted.
 func TestCompat10_OnlyThePersonTrustsProjectServers(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -123,8 +124,19 @@ func TestCompat10_OnlyThePersonTrustsProjectServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.ProjectMCP.EnableAll || len(s.ProjectMCP.Enabled) != 0 || len(s.Notices) != 3 {
+	// In a trusted project the names are answers only (each needs this
+	// machine's approval of its server, see mcp.ProjectPolicy).
+	if s.ProjectMCP.EnableAll || len(s.ProjectMCP.Enabled) != 0 || !s.ProjectMCP.AnsweredAll || len(s.ProjectMCP.Answered) != 2 {
 		t.Fatalf("a project trusted itself: %+v, notices %q", s.ProjectMCP, s.Notices)
+	}
+	untrusted := p
+	untrusted.Untrusted = true
+	u, err := Load(dir, untrusted, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.ProjectMCP.AnsweredAll || len(u.ProjectMCP.Answered) != 0 || len(u.Notices) != 3 || !strings.Contains(u.Notices[0], "wait until you trust this project") {
+		t.Fatalf("an untrusted project's answers counted: %+v, notices %q", u.ProjectMCP, u.Notices)
 	}
 	if len(s.ProjectMCP.Disabled) != 1 || s.ProjectMCP.Disabled[0] != "noisy" {
 		t.Fatalf("disabledMcpjsonServers from a project file must count: %+v", s.ProjectMCP)

@@ -53,9 +53,10 @@ type Settings struct {
 	DisableBypass bool
 	DisabledBy    string
 	// ProjectMCP says which servers of a project's .mcp.json the person
-	// trusts. Only the person's own files count (user settings and the
-	// --settings file): a project cannot trust itself, and a cloned
-	// repository could ship a settings.local.json as easily as a .mcp.json.
+	// trusts. The person's own files (user settings and the --settings
+	// file) trust by name; a project's files cannot trust alone, since a
+	// cloned repository could ship a settings.local.json as easily as a
+	// .mcp.json: their names are answers that need this machine's record.
 	ProjectMCP ProjectMCP
 	// Notices are things a person should know about their settings that
 	// do not stop a session (a key ignored where it was written, a hook
@@ -84,6 +85,11 @@ type ProjectMCP struct {
 	// EnableAll trusts every server of the file; Enabled the ones named.
 	EnableAll bool
 	Enabled   []string
+	// AnsweredAll and Answered are those keys in a trusted project's own
+	// files: the one-time question's answers, which start a server only
+	// together with this machine's approval of it (mcp.ProjectPolicy).
+	AnsweredAll bool
+	Answered    []string
 	// Disabled never start, from any layer: a restriction is safe to take
 	// from anyone.
 	Disabled []string
@@ -155,7 +161,7 @@ func Load(projectDir string, p Paths, noClaude bool) (*Settings, error) {
 				s.Notices = append(s.Notices, w.String())
 			}
 		}
-		s.merge(projectDir, l, c.personal)
+		s.merge(projectDir, l, c.personal, p.Untrusted && !c.personal)
 	}
 	return s, nil
 }
@@ -168,20 +174,28 @@ func mustAbs(p string) string {
 	return a
 }
 
-func (s *Settings) merge(projectDir string, l Layer, personal bool) {
+// merge adds one layer; untrusted says the layer is an untrusted project's.
+func (s *Settings) merge(projectDir string, l Layer, personal, untrusted bool) {
 	s.Layers = append(s.Layers, l)
 	s.mergeSandbox(projectDir, l)
 	for _, n := range l.Notices {
 		s.Notices = append(s.Notices, n.String())
 	}
 	f := l.File
-	if personal && (f.EnableAllProjectMcpServers || len(f.EnabledMcpjsonServers) > 0) {
+	enables := f.EnableAllProjectMcpServers || len(f.EnabledMcpjsonServers) > 0
+	switch {
+	case personal && enables:
 		s.ProjectMCP.EnableAll = s.ProjectMCP.EnableAll || f.EnableAllProjectMcpServers
 		s.ProjectMCP.Enabled = append(s.ProjectMCP.Enabled, f.EnabledMcpjsonServers...)
 		s.ProjectMCP.Sources = append(s.ProjectMCP.Sources, l.Path)
-	}
-	if !personal && (f.EnableAllProjectMcpServers || len(f.EnabledMcpjsonServers) > 0) {
-		s.Notices = append(s.Notices, fmt.Sprintf("%s: enableAllProjectMcpServers and enabledMcpjsonServers are ignored in a project's files (a repository cannot trust its own .mcp.json); set them in ~/.claude/settings.json, or answer the question, or run /mcp trust", l.Path))
+	case enables && !untrusted:
+		// The one-time question's answers, kept where Claude Code keeps
+		// them; each counts only with this machine's approval of the
+		// server (mcp.ProjectPolicy), since a repository can ship them.
+		s.ProjectMCP.AnsweredAll = s.ProjectMCP.AnsweredAll || f.EnableAllProjectMcpServers
+		s.ProjectMCP.Answered = append(s.ProjectMCP.Answered, f.EnabledMcpjsonServers...)
+	case enables:
+		s.Notices = append(s.Notices, fmt.Sprintf("%s: enableAllProjectMcpServers and enabledMcpjsonServers wait until you trust this project, and then count only for servers you approved on this machine (a repository cannot trust its own .mcp.json)", l.Path))
 	}
 	s.ProjectMCP.Disabled = append(s.ProjectMCP.Disabled, f.DisabledMcpjsonServers...)
 	if r := f.Rewind; r != nil {

@@ -48,7 +48,7 @@ func TestHookNoticesNameFileLineAndEntry(t *testing.T) {
 			t.Errorf("claude=%v: notices:\n%s\nwant:\n%s", claude, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 		s := &Settings{}
-		s.merge(dir, l, false)
+		s.merge(dir, l, false, false)
 		r, err := s.HookRegistry()
 		if err != nil {
 			t.Fatal(err)

@@ -69,6 +69,9 @@ type Config struct {
 	Now func() time.Time
 	// MCP answers /mcp; nil when the session has no MCP support.
 	MCP MCPControl
+	// MCPAsk is the one-time question about the project's MCP servers,
+	// shown at start (mcptrust.go); nil when there is nothing to ask.
+	MCPAsk *MCPAsk
 	// Welcome is the first thing on screen: where you are and what runs.
 	Welcome string
 	// Shells are the session's PTY sessions (the agent's and /shell);
@@ -126,6 +129,7 @@ type Model struct {
 	replies   map[*approval.Dialog]chan agent.ApprovalReply
 	questions map[*approval.QuestionDialog]chan questionReply
 	rewind    *rewindDialog // the /rewind dialog, when open (rewind.go)
+	mcpAsk    *mcpAskDialog // the MCP servers' question, when open (mcptrust.go)
 
 	running bool
 	cancel  context.CancelFunc
@@ -191,6 +195,7 @@ func New(cfg Config) *Model {
 	for _, n := range cfg.Notes {
 		m.conv.AddNotice(n)
 	}
+	m.openMCPAsk()
 	return m
 }
 
@@ -222,6 +227,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if cmd, ok := m.rewindUpdate(msg); ok {
+		return m, cmd
+	}
+	if cmd, ok := m.mcpAskUpdate(msg); ok {
 		return m, cmd
 	}
 	switch msg := msg.(type) {

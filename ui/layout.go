@@ -111,6 +111,8 @@ func (m *Model) render() string {
 		screen = m.overlay(screen, m.approvals.Current().View(m.dialogWidth(), m.convHeight()))
 	case m.rewind != nil:
 		screen = m.overlay(screen, m.rewind.View(m.width-4, m.convHeight()))
+	case m.mcpAsk != nil:
+		screen = m.overlay(screen, m.mcpAsk.View(m.width-4, m.convHeight()))
 	case m.showHelp:
 		screen = m.overlay(screen, m.helpPage(m.dialogWidth(), m.convHeight()))
 	}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The one-time question about a trusted project's .mcp.json servers, in
+// the real binary: it shows at start with nothing checked, the answer
+// starts the checked server and turns the other off, it is kept in
+// .claude/settings.local.json as Claude Code keeps it, and the next start
+// asks nothing and starts the same server.
+func TestE2E_MCPQuestionIsAskedOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives a terminal")
+	}
+	c := newCLI(t)
+	c.write(".mcp.json", `{"mcpServers":{
+		"db":{"command":"sh","args":["-c","echo db >> started"]},
+		"docs":{"command":"sh","args":["-c","echo docs >> started"]}}}`)
+	s1 := c.script("s1.json", `{"turns":[{"text":"unused"}]}`)
+	started := func() string {
+		data, _ := os.ReadFile(filepath.Join(c.project, "started"))
+		return strings.Join(strings.Fields(string(data)), ",")
+	}
+	r := startTmuxWithState(t, c.project, c.state, 120, 36, "--trust-project", "--script", s1)
+	r.waitFor("the question", func(s string) bool {
+		return strings.Contains(s, "MCP servers of this project") && strings.Contains(s, "[ ] db") && strings.Contains(s, "[ ] docs")
+	})
+	if got := started(); got != "" {
+		t.Fatalf("%s started before the answer", got)
+	}
+	// Keys in the first moments after the question opens are ignored
+	// (typing meant for the input must not start programs): check db
+	// until the screen shows it checked.
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(r.screen(), "[x] db"); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("space never checked db:\n%s", r.screen())
+		}
+		r.keys("Space")
+	}
+	r.keys("Enter")
+	r.waitFor("the answer's notice", func(s string) bool { return strings.Contains(s, "Turned off: docs") })
+	if got := started(); got != "db" {
+		t.Fatalf("started %q, want db", got)
+	}
+	local, err := os.ReadFile(filepath.Join(c.project, ".claude", "settings.local.json"))
+	if err != nil || !strings.Contains(string(local), `"enabledMcpjsonServers": [
+    "db"
+  ]`) || !strings.Contains(string(local), `"disabledMcpjsonServers": [
+    "docs"
+  ]`) {
+		t.Fatalf("the answer file (%v):\n%s", err, local)
+	}
+	r.keys("C-c")
+	r.keys("C-c")
+	r.waitFor("the end", func(s string) bool { return strings.Contains(s, "saved. Resume it with") })
+
+	r2 := startTmuxWithState(t, c.project, c.state, 120, 36, "--trust-project", "--script", s1)
+	s := r2.waitFor("the second start", func(s string) bool { return strings.Contains(s, "New session") })
+	if strings.Contains(s, "MCP servers of this project") {
+		t.Fatalf("asked again:\n%s", s)
+	}
+	for deadline := time.Now().Add(30 * time.Second); started() != "db,db"; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("started %q at the second start, want db twice", started())
+		}
+	}
+}
