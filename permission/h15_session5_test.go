@@ -329,3 +329,25 @@ func TestH15_QuotedDeclareSubscriptsAndJobsX(t *testing.T) {
 		}
 	}
 }
+
+// $PWD stands for the directory as "." only plainly: an operator computes
+// from its real, absolute value, so `rm -rf ${PWD%/*}` removes the
+// workspace's parent. It was computed from "." and allowed.
+func TestH15_OperatorsOnPWDAreUnknown(t *testing.T) {
+	t.Parallel()
+	project, _ := workspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(rm:*)", "Bash(touch:*)"}})
+	for _, cmd := range []string{`rm -rf ${PWD%/*}`, `rm -rf "${PWD%/*}"`, `rm -rf ${PWD/src/}`, `rm -rf ${PWD:0:5}`,
+		`touch ${PWD%%/*}x`, `rm -rf "${PWD#/}"`} {
+		for _, mode := range []Mode{ModeDefault, ModeBypass} {
+			if d := evalIn(p, project, mode, cmd); d.Behavior == Allow {
+				t.Errorf("%s, %s: allowed by %q (%s), want ask", mode, cmd, d.Rule, d.Message)
+			}
+		}
+	}
+	for _, cmd := range []string{`rm -rf $PWD/src`, `rm -rf "${PWD}/src"`, `touch "$PWD/src/new.txt"`} {
+		if d := evalIn(p, project, ModeDefault, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}

@@ -235,7 +235,10 @@ func (x *expander) knownParam(p *syntax.ParamExp) bool {
 			return false
 		}
 	case "PWD":
-		if x.env.pwd == "" {
+		// PWD stands for the directory as "." (its real value is an
+		// absolute path): only its plain value means the same, not
+		// what an operator computes from it (${PWD%/*} is the parent).
+		if x.env.pwd == "" || !simpleParam(p) {
 			return false
 		}
 	default:
