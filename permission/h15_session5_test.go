@@ -351,3 +351,26 @@ func TestH15_OperatorsOnPWDAreUnknown(t *testing.T) {
 		}
 	}
 }
+
+// A fork bomb written as a loop: an endless loop that starts a background
+// job on each pass, with nothing that stops or waits, is hard-denied.
+func TestH15_LoopForkBombIsHardDenied(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{
+		`while true; do bash & done`, `while :; do sleep 1 & done`, `until false; do sh -c x & done`,
+		`for ((;;)); do ./a.out & done`, "while true\ndo\n  (yes > /dev/null) &\ndone",
+		`while true; do { bash; } & done`,
+	} {
+		if _, denied := HardDeny(cmd); !denied {
+			t.Errorf("%s: not hard-denied", cmd)
+		}
+	}
+	for _, cmd := range []string{
+		`while true; do sleep 1; done`, `while true; do x & if y; then break; fi; done`,
+		`while true; do job & wait; done`, `for ((i=0;i<3;i++)); do w & done; wait`, `while read l; do f "$l" & done`,
+	} {
+		if reason, denied := HardDeny(cmd); denied {
+			t.Errorf("%s: hard-denied (%s)", cmd, reason)
+		}
+	}
+}

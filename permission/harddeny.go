@@ -363,3 +363,62 @@ func roughForkBomb(cmd string) bool {
 		s = s[i+3:]
 	}
 }
+
+// whyLoopBomb explains an endless loop that starts background jobs.
+const whyLoopBomb = "an endless loop that starts a background job each time exhausts the machine's processes"
+
+// isLoopBomb reports whether a loop never ends by its condition (`while
+// true`, `while :`, `until false`, `for ((;;))`) and starts a background
+// job on each pass with nothing in its body that stops or waits (break,
+// return, exit, wait): a fork bomb written as a loop.
+func isLoopBomb(loop syntax.Command) bool {
+	var body []*syntax.Stmt
+	switch c := loop.(type) {
+	case *syntax.WhileClause:
+		want := "true"
+		if c.Until {
+			want = "false"
+		}
+		if len(c.Cond) != 1 || !constantCall(c.Cond[0], want) {
+			return false
+		}
+		body = c.Do
+	case *syntax.ForClause:
+		cs, ok := c.Loop.(*syntax.CStyleLoop)
+		if !ok || cs.Cond != nil {
+			return false
+		}
+		body = c.Do
+	default:
+		return false
+	}
+	background, stops := false, false
+	for _, st := range body {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Stmt:
+				background = background || n.Background
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 {
+					switch n.Args[0].Lit() {
+					case "break", "return", "exit", "wait", "":
+						stops = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return background && !stops
+}
+
+// constantCall reports whether st is a plain call of the builtin name
+// (`true`, or `:` for true; `false`).
+func constantCall(st *syntax.Stmt, name string) bool {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) != 1 || len(c.Assigns) > 0 || st.Negated {
+		return false
+	}
+	v := c.Args[0].Lit()
+	return v == name || (name == "true" && v == ":")
+}

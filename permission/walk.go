@@ -302,6 +302,9 @@ func (w *walker) walkCmd(cmd syntax.Command, in dirs) (ok, all dirs) {
 	case *syntax.IfClause:
 		return w.ifClause(c, in)
 	case *syntax.WhileClause:
+		if isLoopBomb(c) {
+			w.denyFor(whyLoopBomb)
+		}
 		start := loopStart(c, in)
 		w.walkStmts(c.Cond, start)
 		w.walkStmts(c.Do, start)
@@ -309,6 +312,9 @@ func (w *walker) walkCmd(cmd syntax.Command, in dirs) (ok, all dirs) {
 	case *syntax.ForClause:
 		if it, ok := c.Loop.(*syntax.WordIter); ok && !shellLocal(it.Name.Value) {
 			w.a.envTaint = true // `for PAGER in ...` sets an exported variable
+		}
+		if isLoopBomb(c) {
+			w.denyFor(whyLoopBomb)
 		}
 		start := loopStart(c, in)
 		w.nested(c.Loop, in)
