@@ -224,7 +224,7 @@ func (s *Session) catalog(w Wiring, deferredSet *deferred.Set) (*tools.Registry,
 		}
 	}
 	if !c.Settings.DisableShellSessions {
-		s.Shells = pty.NewManager(pty.Options{Env: append(os.Environ(), c.Settings.Environ()...), Wrap: c.Sandbox.Wrap, Explain: c.Sandbox.Explain})
+		s.Shells = pty.NewManager(pty.Options{Env: append(tasks.InheritedEnv(), c.Settings.Environ()...), Wrap: c.Sandbox.Wrap, Explain: c.Sandbox.Explain})
 		for _, t := range ptytools.All(s.Shells) {
 			reg.Add(t)
 		}

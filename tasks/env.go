@@ -1,6 +1,10 @@
 package tasks
 
-import "os"
+import (
+	"os"
+	"slices"
+	"strings"
+)
 
 // NonInteractiveEnv returns what every shell command gets on top of the
 // inherited environment, so that nothing waits for a person who is not
@@ -40,11 +44,36 @@ var nonInteractive = []string{
 	"TERM=dumb",
 }
 
+// modelCredentials are the variables that carry the person's own keys to
+// the model provider. Workbench reads them to reach the model; the agent's
+// commands never need them, and a command that can print them can hand the
+// person's key to whoever reads its output.
+var modelCredentials = []string{
+	"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN",
+	"OPENAI_API_KEY",
+}
+
+// InheritedEnv is Workbench's own environment without the model
+// credentials: what the agent's commands, background tasks and shell
+// sessions start from. A project that needs one of them in its commands
+// sets it in the settings' env, which is added after this.
+func InheritedEnv() []string {
+	env := os.Environ()
+	out := env[:0:0]
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(modelCredentials, k) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
 // environ builds a child's environment: inherited, then the non-interactive
 // defaults, then the caller's extras. os/exec keeps the last entry of a
 // key, so a setting the person configured (tc.Env) beats a default.
 func environ(extra []string) []string {
-	base := os.Environ()
+	base := InheritedEnv()
 	env := make([]string, 0, len(base)+len(nonInteractive)+len(extra))
 	env = append(env, base...)
 	env = append(env, nonInteractive...)

@@ -38,7 +38,7 @@ type ProcessSpec struct {
 	Shell string
 	// Dir is the working directory; empty means the current one.
 	Dir string
-	// Env holds KEY=VALUE entries added after os.Environ() and the
+	// Env holds KEY=VALUE entries added after InheritedEnv() and the
 	// non-interactive defaults (see NonInteractiveEnv); a later entry for
 	// the same key wins.
 	Env []string

@@ -3,17 +3,19 @@ package pty
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/seed92b641c3/workbench/tasks"
 )
 
 // Options configure a Manager.
 type Options struct {
 	// Env is the environment every session starts from; nil means the
-	// process's own. TERM=xterm-256color is set on top.
+	// process's own without the model credentials (tasks.InheritedEnv).
+	// TERM=xterm-256color is set on top.
 	Env []string
 	// DefaultRows and DefaultCols are the terminal size when an OpenSpec
 	// gives none; zero means 24x80.
@@ -80,7 +82,7 @@ func NewManager(opts Options) *Manager {
 		opts.KeepExited = defaultKeepExited
 	}
 	if opts.Env == nil {
-		opts.Env = os.Environ()
+		opts.Env = tasks.InheritedEnv()
 	}
 	return &Manager{opts: opts, sessions: map[string]*Session{}, subs: map[chan Event]struct{}{}}
 }
