@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/session"
@@ -224,9 +225,10 @@ func nonEmpty(b []byte) []byte {
 const stopCompacted = "compacted"
 
 // compactCommand reads a headless prompt that is /compact [instructions].
+// The instructions may follow on the same line or on the next ones.
 func compactCommand(prompt string) (instructions string, ok bool) {
-	name, rest, _ := strings.Cut(strings.TrimSpace(prompt), " ")
-	if name != "/compact" {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(prompt), "/compact")
+	if !ok || (rest != "" && !unicode.IsSpace(rune(rest[0]))) {
 		return "", false
 	}
 	return strings.TrimSpace(rest), true
