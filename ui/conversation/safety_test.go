@@ -80,3 +80,47 @@ func TestH16_ConversationEscapesInvisibleCharacters(t *testing.T) {
 		}
 	})
 }
+
+// A carriage return, a backspace or an escape sequence in what names a
+// call (its command, its path) is shown as an escape, never obeyed or
+// dropped: "echo safe\rrm x" must not read as "rm x", nor "saf\be" as
+// "safe".
+func TestH16_ConversationHeadersShowControlCharacters(t *testing.T) {
+	t.Parallel()
+	for cmd, want := range map[string]string{
+		"echo safe\rrm notes.md":    `Bash(echo safe\rrm notes.md)`,
+		"echo saf\be; rm notes.md":  `Bash(echo saf\x08e; rm notes.md)`,
+		"echo ok\x1b[2Krm notes.md": `Bash(echo ok\x1b[2Krm notes.md)`,
+	} {
+		v := newView(80, 6)
+		v.AddToolUse("c1", "Bash", bashInput(cmd))
+		out := v.View()
+		checkNoControls(t, out)
+		if s := screen(t, v); !strings.Contains(s, want) {
+			t.Errorf("the header of %q does not read %q:\n%s", cmd, want, s)
+		}
+	}
+}
+
+// checkNoControls fails when a drawn view holds a control character other
+// than a newline or the SGR sequences the view writes itself.
+func checkNoControls(t *testing.T, out string) {
+	t.Helper()
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		if c == '\x1b' && i+1 < len(out) && out[i+1] == '[' {
+			j := i + 2
+			for j < len(out) && (out[j] >= '0' && out[j] <= '9' || out[j] == ';' || out[j] == ':') {
+				j++
+			}
+			if j < len(out) && out[j] == 'm' {
+				i = j
+				continue
+			}
+		}
+		if c < 0x20 && c != '\n' || c == 0x7f {
+			t.Errorf("the view holds %#x at byte %d: %q", c, i, out)
+			return
+		}
+	}
+}

@@ -59,6 +59,15 @@ func sanitize(s string) string {
 	return safetext.Mark(b.String())
 }
 
+// sanitizeName makes text that names what a call does (its command, its
+// path) safe to draw, with nothing left out: unlike sanitize, a carriage
+// return, a backspace or an escape sequence is shown as an escape (\r,
+// \x08, \x1b) as the approval dialog shows it, since what a CR would hide
+// in a command is what the command does. Tabs become spaces.
+func sanitizeName(s string) string {
+	return safetext.Mark(strings.ReplaceAll(s, "\t", " "))
+}
+
 // wrapPlain wraps text to width, puts indent before every line and styles
 // each line on its own, so a line can be drawn without the lines around it.
 // The text must be sanitized.

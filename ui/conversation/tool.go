@@ -114,7 +114,7 @@ func (t *toolItem) render(rc *renderCtx) []string {
 		lines = append(lines, gutter+theme.Warn.Render(clip(msg, avail)))
 		// The path gets its own lines and is wrapped, never clipped: the
 		// person may need all of it.
-		for _, part := range strings.Split(xansi.Hardwrap(sanitize(sp.Path), avail, true), "\n") {
+		for _, part := range strings.Split(xansi.Hardwrap(sanitizeName(sp.Path), avail, true), "\n") {
 			lines = append(lines, gutter+theme.Dim.Render(part))
 		}
 	}
@@ -186,8 +186,8 @@ func (t *toolItem) header(rc *renderCtx) string {
 	if t.dur > 0 && (t.state == toolOK || t.state == toolFailed) {
 		dur = " " + format.Duration(t.dur)
 	}
-	sum := oneLine(sanitize(summary.Of(t.name, t.input)))
-	title := sanitize(summary.Name(t.name))
+	sum := oneLine(sanitizeName(summary.Of(t.name, t.input)))
+	title := oneLine(sanitizeName(summary.Name(t.name)))
 	// Room for the summary: the symbol and its space, the name, the
 	// parentheses and the duration.
 	room := rc.width - 2 - xansi.StringWidth(title) - 2 - len(dur)

@@ -220,14 +220,16 @@ func oneLine(s string) string {
 	return clean(s)
 }
 
-// clean replaces control characters with spaces and shows bidi controls
-// and zero-width characters as marked escapes (safetext.Mark), so a call's
-// summary reads as what it is. Every text from outside that the panel
-// draws comes through here. The result may carry style sequences: measure
-// and cut it with ANSI-aware functions.
+// clean shows control characters (a carriage return as \r, a backspace as
+// \x08, ESC as \x1b), bidi controls and zero-width characters as marked
+// escapes (safetext.Mark), so a call's summary reads as what it is: a
+// space in place of a backspace or a CR would hide that the text is not
+// what it looks like. Tabs and newlines become spaces. Every text from
+// outside that the panel draws comes through here. The result may carry
+// style sequences: measure and cut it with ANSI-aware functions.
 func clean(s string) string {
 	return safetext.Mark(strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+		if r == '\t' || r == '\n' {
 			return ' '
 		}
 		return r

@@ -39,3 +39,16 @@ func TestH16_PanelEscapesInvisibleCharacters(t *testing.T) {
 		t.Errorf("detail lacks the escaped result:\n%s", d)
 	}
 }
+
+// A backspace or a carriage return in a command is shown as an escape in
+// the panel, not as a space that hides it.
+func TestH16_PanelShowsControlCharactersInACommand(t *testing.T) {
+	t.Parallel()
+	p := New()
+	p.ToolUse("c1", "Bash", input(t, map[string]any{"command": "echo saf\be\rrm notes.md"}))
+	feed(p, "c1", "Bash", t0, cat(front("Bash(echo:*)"), back(ms(5)))...)
+	p.SetSize(80, 10)
+	if view := plain(p.View()); !strings.Contains(view, `echo saf\x08e\rrm notes.md`) {
+		t.Errorf("the panel does not show the controls:\n%s", view)
+	}
+}

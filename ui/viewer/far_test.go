@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,9 +10,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/seed92b641c3/workbench/ui/safetext"
 )
 
 // rowsFile writes n lines row000000001 ... as `seq -f 'row%09.0f' 1 n`
@@ -106,4 +111,56 @@ func TestH16_ViewerShowsFileNamesSafely(t *testing.T) {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return lines[len(lines)-1]
+}
+
+// File content with bidi controls and zero-width characters (the Trojan
+// Source class: a comment that reorders the code after it) is shown with
+// them as escapes in reverse video, in plain and coloured files alike, and
+// a search for an escape as it is shown finds it beyond a chunk of plain
+// ASCII rows.
+func TestH16_ViewerShowsFileContentSafely(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := 1; i <= 3000; i++ {
+		fmt.Fprintf(&b, "row %d\n", i)
+	}
+	b.WriteString("if access_level != \"user\u202e \u2066// Check if admin\u2069 \u2066\" {\n")
+	b.WriteString("pass\u200bword\n")
+	b.WriteString("\x1b[32mok\x1b[0m the\u200b end\n")
+	v := open(t, writeFile(t, b.String()), Options{Name: "trojan.go"})
+	settle(t, v)
+	screen(t, v, 60, 6)
+	keys(v, "G")
+	styled := screen(t, v, 60, 6)
+	if strings.ContainsAny(styled, "\u202e\u2066\u2069\u200b") {
+		t.Errorf("the screen holds the characters raw:\n%q", styled)
+	}
+	for _, e := range []string{"\x1b[7m<U+202E>", "\x1b[7m<U+200B>\x1b[27mword", "\x1b[7m<U+200B>\x1b[27m end"} {
+		if !strings.Contains(styled, e) {
+			t.Errorf("%q is not in reverse video:\n%q", e, styled)
+		}
+	}
+	golden.RequireEqual(t, ansi.Strip(styled))
+	// The pattern is a regular expression: the + of the escape is quoted.
+	keys(v, "g", "/", `pass<U\+200B>word`, "enter")
+	settle(t, v)
+	if got := lastLine(ansi.Strip(screen(t, v, 60, 6))); strings.Contains(got, "not found") {
+		t.Errorf("searching for the escape as shown: %q", got)
+	}
+}
+
+// invisibleLeads holds the first byte of every character the viewer shows
+// as an escape, so the search never skips a row that shows one.
+func TestInvisibleLeadsCoverEveryEscapedCharacter(t *testing.T) {
+	t.Parallel()
+	var buf [4]byte
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if !safetext.Invisible(r) {
+			continue
+		}
+		utf8.EncodeRune(buf[:], r)
+		if !bytes.Contains(invisibleLeads, buf[:1]) {
+			t.Errorf("U+%04X starts with %#x, which invisibleLeads lacks", r, buf[0])
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/seed92b641c3/workbench/ui/format"
+	"github.com/seed92b641c3/workbench/ui/safetext"
 )
 
 // tabWidth is the distance between tab stops, as terminals and less set it.
@@ -21,8 +22,9 @@ const reset = "\x1b[m"
 // to draw: SGR sequences (colours, bold...) are kept when keepSGR is set and
 // every other escape sequence (cursor moves, screen clears, titles) is
 // dropped; tabs become spaces; other control characters are shown in caret
-// notation (^M) as less does; a carriage return before the newline (CRLF)
-// is dropped; each invalid UTF-8 byte becomes U+FFFD. Without keepSGR the
+// notation (^M) as less does; bidi controls, zero-width and other invisible
+// characters as escapes (<U+202E>, safetext); a carriage return before the
+// newline (CRLF) is dropped; each invalid UTF-8 byte becomes U+FFFD. Without keepSGR the
 // result is the row's visible text, which search matches against, so what is
 // found is exactly what is seen.
 func sanitize(raw []byte, keepSGR bool) string {
@@ -65,10 +67,21 @@ func sanitize(raw []byte, keepSGR bool) string {
 			i++
 		default:
 			r, size := utf8.DecodeRune(raw[i:])
-			if r == utf8.RuneError && size == 1 || r >= 0x80 && r < 0xa0 {
+			switch {
+			case r == utf8.RuneError && size == 1 || r >= 0x80 && r < 0xa0:
 				// Invalid bytes and C1 controls (which terminals obey).
 				b.WriteRune(utf8.RuneError)
-			} else {
+			case safetext.Invisible(r):
+				// A bidi control or zero-width character would reorder
+				// or hide the text around it: it is shown as its escape,
+				// in reverse video when drawn, as everywhere else.
+				if keepSGR {
+					b.WriteString(safetext.Mark(string(r)))
+					styled = true
+				} else {
+					b.WriteString(safetext.Escape(string(r)))
+				}
+			default:
 				b.Write(raw[i : i+size])
 			}
 			i += size

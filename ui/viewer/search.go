@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -238,7 +239,7 @@ func (v *Viewer) scanRows(s span, starts []int64, end int64, forward bool) (matc
 	clear(dirty)
 	v.dirty = dirty
 	b := s.bytes(starts[0], end)
-	for _, c := range []byte{esc, '\t', '\r'} {
+	for _, c := range dirtyBytes(b) {
 		for off := 0; off < len(b); {
 			k := bytes.IndexByte(b[off:], c)
 			if k < 0 {
@@ -281,6 +282,44 @@ func (v *Viewer) scanRows(s span, starts []int64, end int64, forward bool) (matc
 		}
 	}
 	return match{}, false
+}
+
+// cleanBytes are the bytes that make a row's visible text differ from its
+// bytes in ASCII text: escape sequences, tabs, carriage returns.
+var cleanBytes = []byte{esc, '\t', '\r'}
+
+// invisibleLeads are the first bytes of the UTF-8 encodings of the
+// characters shown as escapes (safetext.Invisible: U+00AD, U+034F,
+// U+0600-U+0605, U+061C, U+06DD, U+070F, U+08E2, U+115F, U+1160, U+17B4,
+// U+180E, U+200B-U+206F, U+3164, U+FEFF, U+FFA0, U+FFF9-U+FFFB, U+110BD,
+// U+1BCA0, U+1D173, U+E0001-U+E007F); a row holding one is matched by its
+// visible text, so "<U+200B>" is found where it is shown.
+var invisibleLeads = []byte{esc, '\t', '\r', 0xc2, 0xcd, 0xd8, 0xdb, 0xdc, 0xe0, 0xe1, 0xe2, 0xe3, 0xef, 0xf0, 0xf3}
+
+// dirtyBytes are the bytes to look for in a chunk: only those of ASCII
+// text unless the chunk has other bytes, so a plain log is scanned three
+// times, not fifteen.
+func dirtyBytes(b []byte) []byte {
+	if asciiOnly(b) {
+		return cleanBytes
+	}
+	return invisibleLeads
+}
+
+// asciiOnly reports whether b has no byte above 0x7f, eight at a time.
+func asciiOnly(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // visible is a raw row's visible text.
