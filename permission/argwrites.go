@@ -165,6 +165,9 @@ func optionWrites(prog string, wr writer, words []string) (files []string, blind
 			operands = append(operands, a)
 		}
 	}
+	if prog == "ln" {
+		return append(files, lnWrites(words, operands, targets)...), false
+	}
 	switch {
 	case dirsOnly:
 		files = append(operands, targets...)
@@ -374,4 +377,57 @@ func sedWrites(args []string) (files []string, blind, runs bool) {
 		return files, false, false // --sandbox refuses e, r and w
 	}
 	return append(files, w...), false, !ok
+}
+
+// lnWrites returns the files ln makes writable under a new name: the link
+// names, and what they lead to. A hard link is the same file as its
+// source, and a symbolic link leads to its target (relative to the link's
+// directory), so writing through either later writes there: the sources
+// are checked as written, and `ln OUTSIDE/f src/h` asks like writing
+// OUTSIDE/f.
+func lnWrites(words, operands, targets []string) []string {
+	symbolic := false
+	for _, a := range words[1:] {
+		if a == "--" {
+			break
+		}
+		if strings.HasPrefix(a, "--") {
+			if name, _, _ := strings.Cut(a[2:], "="); len(name) >= 2 && strings.HasPrefix("symbolic", name) {
+				symbolic = true
+			}
+			continue
+		}
+		if len(a) > 1 && a[0] == '-' && strings.IndexByte(a, 's') > 0 {
+			symbolic = true
+		}
+	}
+	sources, dirs := operands, targets
+	if len(targets) == 0 && len(operands) > 0 {
+		if len(operands) == 1 {
+			// `ln -s /x/y`: the link is ./y.
+			sources, dirs = operands, []string{"."}
+		} else {
+			last := operands[len(operands)-1]
+			sources = operands[:len(operands)-1]
+			// The link is last itself or, when last is a directory,
+			// inside it: its target is read from either.
+			dirs = []string{path.Dir(last), last}
+		}
+	}
+	var files []string
+	if len(targets) == 0 && len(operands) > 1 {
+		files = append(files, operands[len(operands)-1])
+	} else {
+		files = append(files, targets...)
+	}
+	for _, s := range sources {
+		if !symbolic || path.IsAbs(s) {
+			files = append(files, s)
+			continue
+		}
+		for _, d := range dirs {
+			files = append(files, path.Join(d, s))
+		}
+	}
+	return files
 }

@@ -34,6 +34,8 @@ var trustedBinDirs = map[string]bool{
 // succeeded and whatever its status.
 func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 	defer w.nested(c, d) // substitutions are parts after the command's own
+	w.placedBefore = len(w.a.writes)
+	defer func() { w.placedBefore = len(w.a.writes) }()
 	x := w.expander(d)
 	if len(c.Args) == 0 {
 		// Assignments for the rest of the line.

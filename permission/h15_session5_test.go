@@ -374,3 +374,34 @@ func TestH15_LoopForkBombIsHardDenied(t *testing.T) {
 		}
 	}
 }
+
+// A link is a way to write its target: `ln OUTSIDE/f src/h` (a hard link
+// is the same file) and `ln -s OUTSIDE/f src/l` make a file outside
+// writable under a name inside, so ln's sources count as written (a
+// relative symbolic target from the link's directory). A write below a
+// path an earlier command of the line placed (ln, mv, cp, rsync) goes
+// where that thing leads when the line runs: it asks.
+func TestH15_LinksPlacedByTheLineAreFollowed(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	p := writersPolicy(t, project)
+	for _, cmd := range []string{
+		`ln OUT/f src/h`, `ln -s OUT/f src/l`, `ln -sf OUT src/d`, `ln -s ../../OUT/f src/l`, `ln --symbolic OUT/f l`,
+		`ln -st src OUT/f`, `ln -s OUT/f src/l2 && echo a > src/l2`, `ln -s /etc src/e; echo a >> src/e/x`,
+		`mv src/outlink src/y && echo a > src/y/f`, `cp -a src/outlink src/z; echo a > src/z/f`,
+		`cp -P src/b.txt src/c.txt && echo a >> src/c.txt`,
+	} {
+		cmd = replaceOut(cmd, outside)
+		for _, mode := range []Mode{ModeDefault, ModeBypass} {
+			if d := evalIn(p, project, mode, cmd); d.Behavior != Ask {
+				t.Errorf("%s, %s: %s by %q (%s), want ask", mode, cmd, d.Behavior, d.Rule, d.Message)
+			}
+		}
+	}
+	for _, cmd := range []string{`ln -s a.txt src/link`, `ln src/a.txt src/h2`, `ln -s src/a.txt link.txt`,
+		`mkdir -p build && echo x > build/log`, `touch src/n && echo a > src/n`, `cp src/a.txt src/c && cat src/c`} {
+		if d := evalIn(p, project, ModeDefault, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}

@@ -79,6 +79,9 @@ type walker struct {
 	stateful bool
 	// hashed are the names `hash -p` pointed at other programs.
 	hashed map[string]string
+	// placedBefore is how many of the line's writes came from commands
+	// before the one being walked (throughPlaced looks at those only).
+	placedBefore int
 	// stmtWrites says the statement being walked, or one around it,
 	// writes a file through a redirection (`: > f`, `{ true; } > f`).
 	stmtWrites bool
@@ -468,6 +471,7 @@ func (w *walker) writeTarget(t, by string, d dirs, glob *syntax.Word) {
 		return
 	}
 	if path.IsAbs(t) {
+		w.throughPlaced(t)
 		w.a.writes = append(w.a.writes, write{path: t, by: by, glob: glob, dir: ".", home: w.home})
 		return
 	}
@@ -480,7 +484,31 @@ func (w *walker) writeTarget(t, by string, d dirs, glob *syntax.Word) {
 		if dir != "." {
 			p = dir + "/" + t
 		}
+		w.throughPlaced(p)
 		w.a.writes = append(w.a.writes, write{path: p, by: by, glob: glob, dir: dir, home: w.home})
+	}
+}
+
+// placers are the programs that can put a symbolic link (or another
+// file's inode) at the paths they write: ln, and mv, cp and rsync, which
+// move or copy links as links.
+var placers = map[string]bool{"ln": true, "mv": true, "cp": true, "rsync": true}
+
+// throughPlaced makes a write unknown when an earlier command of the line
+// placed something at its path or at a directory above it (`ln -s /x l &&
+// echo a > l/f`, `mv outlink y && echo a > y/f`): what it leads to is
+// decided when the line runs, not when it is checked.
+func (w *walker) throughPlaced(p string) {
+	clean := path.Clean(p)
+	for _, prev := range w.a.writes[:min(w.placedBefore, len(w.a.writes))] {
+		if !placers[prev.by] {
+			continue
+		}
+		at := path.Clean(prev.path)
+		if clean == at || strings.HasPrefix(clean, strings.TrimSuffix(at, "/")+"/") {
+			w.a.blindWrite = true
+			return
+		}
 	}
 }
 
