@@ -56,3 +56,11 @@ func (s *Session) ResumeContext(c ContextAtEnd) {
 		s.lastPrompt, s.compacted = c.Tokens, c.Estimated
 	}
 }
+
+// forgetMeasureLocked drops the last measure when the history is replaced
+// by a shorter one that no response has measured (a clear, a rewind of the
+// conversation): until the next response the estimate decides, and the
+// status line shows nothing (s.mu held).
+func (s *Session) forgetMeasureLocked() {
+	s.lastPrompt, s.compacted = 0, false
+}

@@ -122,3 +122,41 @@ func TestAPromptRefusedAsTooLongIsSummarisedNotOnlyCleared(t *testing.T) {
 	}
 	checkPaired(t, last)
 }
+
+// After /clear or a rewind of the conversation, the last measure no
+// longer says how full the window is: the status line shows nothing until
+// the next response, and the next request does not compact the short
+// history that is left.
+func TestClearAndRewindForgetTheLastMeasure(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"clear", "rewind"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			rig := newCompactRig(t, 10000, func(_ int, r chatRequest) chatReply {
+				if r.isSummary() {
+					return chatReply{Text: "SUMMARY", Prompt: 500}
+				}
+				return chatReply{Text: "done", Prompt: 9000}
+			})
+			rig.s.cfg.BeforePrompt = func(context.Context, string) int { return 1 }
+			rig.prompt("first")
+			if used, _ := rig.s.ContextUsed(); used != 9000 {
+				t.Fatalf("measured %d", used)
+			}
+			if how == "clear" {
+				rig.s.Clear()
+			} else if _, err := rig.s.RewindConversation(1); err != nil {
+				t.Fatal(err)
+			}
+			if used, _ := rig.s.ContextUsed(); used != 0 {
+				t.Errorf("after %s the context still shows %d tokens", how, used)
+			}
+			rig.prompt("again")
+			for _, r := range rig.srv.requests() {
+				if r.isSummary() {
+					t.Errorf("after %s the next request compacted first", how)
+				}
+			}
+		})
+	}
+}

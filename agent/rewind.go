@@ -71,6 +71,7 @@ func (s *Session) RewindConversation(n int) (string, error) {
 	}
 	s.mu.Lock()
 	s.history = h
+	s.forgetMeasureLocked()
 	s.mu.Unlock()
 	s.record(EntryRewind, promptMark{Prompt: n})
 	s.sync()

@@ -174,6 +174,7 @@ func (s *Session) Clear() {
 	s.sessionEnd(EndClear)
 	s.mu.Lock()
 	s.history = nil
+	s.forgetMeasureLocked()
 	s.mu.Unlock()
 	s.StartAgain("clear")
 	s.record(EntryClear, struct{}{})
