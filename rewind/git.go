@@ -12,7 +12,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 )
+
+// gitStopGrace is how long a stopped git may take to clean up before it is
+// killed.
+const gitStopGrace = 5 * time.Second
 
 // git runs git plumbing against the shadow repository: its own GIT_DIR and
 // GIT_INDEX_FILE, the project as GIT_WORK_TREE. The project's .git is never
@@ -101,6 +107,10 @@ func (g *git) command(ctx context.Context, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", full...)
 	cmd.Env = g.env
 	cmd.Dir = g.workTree
+	// Stopped, git is asked to end (SIGTERM), so it removes its
+	// index.lock; killed outright it would leave the lock behind.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = gitStopGrace
 	return cmd
 }
 

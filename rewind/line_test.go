@@ -2,6 +2,7 @@ package rewind
 
 import (
 	"errors"
+	"path/filepath"
 	"testing"
 )
 
@@ -49,5 +50,30 @@ func TestABackgroundCheckpointThatFailsIsTold(t *testing.T) {
 		t.Fatal("a checkpoint after Close did not fail")
 	} else if errors.Is(err, ErrNoCheckpoints) {
 		t.Fatalf("unexpected error %v", err)
+	}
+}
+
+// An index.lock left by a git that a crash stopped mid-write would fail
+// every later checkpoint of the session; the store, which holds the
+// session's lock, removes it when it opens.
+func TestALeftoverIndexLockDoesNotStopCheckpoints(t *testing.T) {
+	p := project(t)
+	dir := filepath.Join(t.TempDir(), "rewind")
+	s, err := Open(Options{Dir: dir, WorkTree: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(s.BeginPrompt(ctx, "first"))
+	s.Close()
+	write(t, dir, "git/index.lock", "")
+	s, err = Open(Options{Dir: dir, WorkTree: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	write(t, p, "a.txt", "changed\n")
+	c := must(s.BeginPrompt(ctx, "second"))
+	if files := must(s.Diff(ctx, 1, c.ID)); changeList(files) != "M a.txt" {
+		t.Errorf("the checkpoint after the leftover lock holds %v", files)
 	}
 }

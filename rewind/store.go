@@ -66,6 +66,9 @@ type Store struct {
 	lock *os.File
 
 	line line
+	// stopPrepare cancels the recording Prepare started, for a session
+	// that closes before it is done (under line.mu).
+	stopPrepare context.CancelFunc
 	// nextPrompt is the number the next prompt checkpoint gets, given
 	// out when it is asked for (under line.mu), so a checkpoint taken in
 	// the background has its number at once.
@@ -141,6 +144,12 @@ func (s *Store) initRepo() error {
 			return fmt.Errorf("rewind: creating the shadow repository: %w", err)
 		}
 	}
+	// The store holds the session's lock, so an index.lock here was left
+	// by a git that a crash or a kill stopped mid-write: left in place,
+	// it would fail every checkpoint of the session from now on.
+	if err := os.Remove(filepath.Join(gd, "index.lock")); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("rewind: %w", err)
+	}
 	if err := os.MkdirAll(filepath.Join(gd, "info"), 0o700); err != nil {
 		return err
 	}
@@ -150,6 +159,11 @@ func (s *Store) initRepo() error {
 // Close leaves the index for the project's next session and releases the
 // checkpoint log.
 func (s *Store) Close() error {
+	s.line.mu.Lock()
+	if s.stopPrepare != nil {
+		s.stopPrepare()
+	}
+	s.line.mu.Unlock()
 	defer s.line.enter()()
 	s.saveSeed()
 	err := s.log.close()
@@ -364,11 +378,17 @@ func (s *Store) reservePrompt() int {
 // the person's first prompt, only stats the tree. It is what a session
 // does when it opens: the project's first session hashes every file here,
 // while the person reads the screen and types. It logs no checkpoint.
+//
+// A session that closes first stops it (Close): nothing is lost but the
+// head start.
 func (s *Store) Prepare(ctx context.Context) {
+	ctx, stop := context.WithCancel(ctx)
 	s.line.mu.Lock()
+	s.stopPrepare = stop
 	ready, leave := s.line.joinLocked()
 	s.line.mu.Unlock()
 	go func() {
+		defer stop()
 		<-ready
 		defer leave()
 		// A failure here shows again, and is told, at the first checkpoint.
