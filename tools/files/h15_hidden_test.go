@@ -140,3 +140,38 @@ func TestH16_WriteSaysNothingOfAHiddenFile(t *testing.T) {
 		t.Errorf("Write main.go with its own content: %q, want Unchanged", res.Text)
 	}
 }
+
+// Write and Edit replace the file (a new file renamed into place), so a
+// hard link in the workspace to a file elsewhere never carries the write
+// there: the other name keeps its content.
+func TestH17_AHardLinkCarriesNoWriteElsewhere(t *testing.T) {
+	t.Parallel()
+	tc, dir := newContext(t)
+	outside := filepath.Join(filepath.Dir(dir), filepath.Base(dir)+"-outside")
+	if err := os.WriteFile(outside, []byte("orig line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(outside) })
+	link := filepath.Join(dir, "hl")
+	if err := os.Link(outside, link); err != nil {
+		t.Skipf("no hard link between the temp directory and its parent: %v", err)
+	}
+	if res := call(t, files.Write(), tc, `{"file_path":"hl","content":"written\n"}`); res.IsError {
+		t.Fatalf("Write: %s", res.Text)
+	}
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	if res := call(t, files.Edit(), tc, `{"file_path":"hl","old_string":"orig","new_string":"edited"}`); res.IsError {
+		t.Fatalf("Edit: %s", res.Text)
+	}
+	if data, err := os.ReadFile(outside); err != nil || string(data) != "orig line\n" {
+		t.Fatalf("the file outside holds %q (%v), want it unchanged", data, err)
+	}
+	if data, _ := os.ReadFile(link); string(data) != "edited line\n" {
+		t.Fatalf("the link holds %q, want the edit", data)
+	}
+}
