@@ -148,7 +148,7 @@ func (b *linuxBackend) prepare(cmd *exec.Cmd, r Resolved, proxy *Proxy, probe bo
 	if cmd.Err != nil {
 		return nil, cmd.Err
 	}
-	spec := launchSpec{Write: r.Write, ReadOnly: r.ReadOnly, Pin: r.Pin, Hide: r.Hide, Sealed: r.Sealed, Net: r.Net, UnixSockets: r.UnixSockets, Probe: probe}
+	spec := launchSpec{Write: r.Write, ReadOnly: r.ReadOnly, Pin: r.Pin, Hide: r.Hide, Sealed: r.Sealed, Net: r.Net, UnixSockets: r.UnixSockets, Probe: probe, Layers: r.Layers}
 	release := func() {}
 	if r.Net == NetDomains && !probe {
 		if proxy == nil {

@@ -99,7 +99,7 @@ func TestH16_GoBuildWorksInside(t *testing.T) {
 	p := f.policy()
 	home, _ := os.UserHomeDir()
 	p.Caches = DefaultCaches(home) // the real Go caches, as a person's session has them
-	s := newSandbox(t, p, Options{})
+	s := newSandbox(t, p, Options{LayersDir: t.TempDir()})
 	out := mustPass(t, s, f.ws, `go build -o tiny . && ./tiny && go test ./... 2>&1`)
 	if !strings.Contains(out, "built inside") || !strings.Contains(out, "ok") {
 		t.Errorf("go build/test inside: %s", out)

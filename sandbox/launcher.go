@@ -36,6 +36,8 @@ type launchSpec struct {
 	// made directly (Resolved.Sealed).
 	Sealed []string    `json:"sealed,omitempty"`
 	Net    NetworkMode `json:"net"`
+	// Layers put a private writable layer over each tool cache.
+	Layers []CacheLayer `json:"layers,omitempty"`
 	// ProxyFD is the descriptor of the socket over which the launcher
 	// hands Workbench's proxy the listening socket it made inside the
 	// network namespace; 0 when there is no proxy.

@@ -48,6 +48,9 @@ func launch(args []string) error {
 			return fmt.Errorf("pin %s: %w", p, err)
 		}
 	}
+	if err := layerCaches(spec.Layers); err != nil {
+		return err
+	}
 	if err := hideAll(spec.Hide); err != nil {
 		return err
 	}

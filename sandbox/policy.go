@@ -204,6 +204,13 @@ type Resolved struct {
 	Domains []string
 	// UnixSockets is true when sandboxed commands may create Unix sockets.
 	UnixSockets bool
+	// Caches are the tool caches among Write (real paths). A command
+	// reads the person's cache but writes into a layer of its own over it
+	// (see cacheLayers): what the person's builds outside read later is
+	// never what a sandboxed command wrote.
+	Caches []string
+	// Layers are the cache layers of one command, filled in by Wrap.
+	Layers []CacheLayer
 	// Warnings are settings problems that did not stop anything: a path
 	// in allowWrite or denyRead that does not exist.
 	Warnings []string
@@ -254,6 +261,7 @@ func (p Policy) Resolve() (Resolved, error) {
 		}
 		for _, c := range caches {
 			r.Write = appendReal(r.Write, c)
+			r.Caches = appendReal(r.Caches, c)
 		}
 		for _, w := range p.AllowWrite {
 			w = expandHome(w, home)

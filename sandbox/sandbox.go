@@ -62,6 +62,9 @@ type Options struct {
 	// checks (resolved once, private ranges refused unless a rule names
 	// the host). Nil refuses every connection.
 	Dial func(ctx context.Context, host string, port string) (net.Conn, error)
+	// LayersDir is where the commands' layers over the tool caches go;
+	// empty means the user cache directory's workbench/sandbox-layers.
+	LayersDir string
 }
 
 // Sandbox confines the processes of one session. A nil *Sandbox runs
@@ -81,6 +84,8 @@ type Sandbox struct {
 	mu         sync.Mutex
 	ruleHidden []hiddenPath
 	sealed     []string
+	// layers are the private layers over the tool caches.
+	layers cacheLayers
 }
 
 // New resolves p and checks that this machine can enforce it. A machine
@@ -93,6 +98,7 @@ func New(p Policy, o Options) (*Sandbox, error) {
 		return nil, err
 	}
 	s := &Sandbox{policy: p, resolved: r}
+	s.layers.base = o.LayersDir
 	if r.Mode == Off {
 		return s, nil
 	}
@@ -231,7 +237,16 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) (release func(), err error) {
 	case st.unavailable != nil:
 		return func() {}, nil
 	}
-	return s.backend.Prepare(cmd, r, s.proxy)
+	r = s.layers.over(r)
+	prepared, err := s.backend.Prepare(cmd, r, s.proxy)
+	if err != nil {
+		s.layers.put(r.Layers)
+		return nil, err
+	}
+	return func() {
+		prepared()
+		s.layers.put(r.Layers)
+	}, nil
 }
 
 // forCommand is the policy for the command about to start: the protected
