@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/workbench
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin/staticcheck)
 
-.PHONY: build run test bench bench-start lint fuzz clean
+.PHONY: build run test bench bench-start bench-long lint fuzz clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -25,6 +25,12 @@ bench:
 # Crush in the same run). Not part of `make test`.
 bench-start: build
 	BIN=$(BIN) ./scripts/bench-start.sh
+
+# `make bench-long` measures the peak memory of a 2,000-turn headless
+# session on the real binary (scripts/bench-long.sh; VS=path adds a second
+# binary in the same run). Not part of `make test`.
+bench-long: build
+	BIN=$(BIN) ./scripts/bench-long.sh
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l .; echo 'gofmt: the files above need formatting'; exit 1)

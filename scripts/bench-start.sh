@@ -6,10 +6,20 @@
 #
 # CRUSH=/path/to/crush measures Crush in the same run, alternating with
 # Workbench, and prints the ratio of each pair (CRUSH_READY is the text of
-# Crush's first full frame). RUNS, IDLE and SETTLE change the defaults.
+# Crush's first full frame, its chat screen's key hints). VS=path measures
+# any second program the same way (VS_READY its ready text, VS_ENV
+# NAME=VALUE pairs for it alone), such as an older Workbench:
+# VS=/tmp/workbench-old VS_READY='0 tokens'. RUNS, IDLE and SETTLE change
+# the defaults.
 #
 # Each program gets an empty HOME and no API keys, so the figures do not
 # depend on the developer's settings: Workbench starts its built-in demo.
+# Crush gets a dummy Anthropic key (CRUSH_ENV), without which it opens on
+# its provider picker instead of its chat screen, and its provider list
+# auto-update and metrics are off (no network here). Each binary is dropped
+# from the page cache and started once unmeasured before the runs, so that
+# the file-backed part of RSS does not depend on how the file came into the
+# cache (scripts/bench-start/main.go says why).
 set -eu
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin/workbench}
@@ -18,13 +28,20 @@ IDLE=${IDLE:-10s}
 SETTLE=${SETTLE:-3s}
 CRUSH=${CRUSH:-}
 CRUSH_READY=${CRUSH_READY:-ctrl+p}
+CRUSH_ENV=${CRUSH_ENV:-ANTHROPIC_API_KEY=sk-bench-start CRUSH_DISABLE_PROVIDER_AUTO_UPDATE=1 CRUSH_DISABLE_METRICS=1 DO_NOT_TRACK=1}
+VS=${VS:-}
+VS_READY=${VS_READY:-}
+VS_ENV=${VS_ENV:-}
+if [ -n "$CRUSH" ]; then
+	VS=$CRUSH VS_READY=$CRUSH_READY VS_ENV=$CRUSH_ENV
+fi
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
 go build -o "$home/bench-start" ./scripts/bench-start
 set -- -n "$RUNS" -idle "$IDLE" -settle "$SETTLE" -ready '0 tokens'
-if [ -n "$CRUSH" ]; then
-	set -- "$@" -vs "$CRUSH" -vs-ready "$CRUSH_READY"
+if [ -n "$VS" ]; then
+	set -- "$@" -vs "$VS" -vs-ready "${VS_READY:?VS_READY: the ready text of $VS}" -vs-env "$VS_ENV"
 fi
-exec env -u ANTHROPIC_API_KEY -u OPENAI_API_KEY -u OPENAI_BASE_URL \
+env -u ANTHROPIC_API_KEY -u OPENAI_API_KEY -u OPENAI_BASE_URL \
 	HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_STATE_HOME="$home/.state" XDG_DATA_HOME="$home/.data" \
 	"$home/bench-start" "$@" -- "$BIN"

@@ -10,6 +10,13 @@
 //	go run ./scripts/bench-start -n 5 -ready '0 tokens' -- bin/workbench
 //	go run ./scripts/bench-start -ready '0 tokens' -vs-ready 'Crush' -vs 'crush' -- bin/workbench
 //
+// The resident memory of a program includes the pages of its binary that it
+// maps, and how many a fault maps depends on how the file came into the page
+// cache: a binary just written by the linker sits in large folios and is
+// mapped 2 MB at a time, one read back from disk in readahead-sized pieces.
+// So that two binaries are measured alike, each is dropped from the page
+// cache first (-evict) and started once unmeasured (-warmup).
+//
 // It is not a test and asserts nothing; `make bench-start` runs it.
 package main
 
@@ -18,6 +25,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -41,6 +49,9 @@ func main() {
 	ready := flag.String("ready", "", "text on the screen that marks the first full frame (required)")
 	vs := flag.String("vs", "", "a second program to measure in the same run, as one string split at spaces")
 	vsReady := flag.String("vs-ready", "", "the ready text of the -vs program")
+	vsEnv := flag.String("vs-env", "", "NAME=VALUE pairs, split at spaces, added to the -vs program's environment")
+	evict := flag.Bool("evict", true, "drop each program's binary from the page cache before its runs")
+	warmup := flag.Int("warmup", 1, "unmeasured runs of each program first")
 	settle := flag.Duration("settle", defaultSettle, "wait after the first frame before reading memory")
 	idle := flag.Duration("idle", defaultIdle, "window to measure idle CPU over (0: skip)")
 	dir := flag.String("dir", "", "working directory of the programs (default: a new temporary one)")
@@ -67,10 +78,38 @@ func main() {
 	}
 	progs := []program{{argv: flag.Args(), ready: *ready}}
 	if *vs != "" {
-		progs = append(progs, program{argv: strings.Fields(*vs), ready: *vsReady})
+		progs = append(progs, program{argv: strings.Fields(*vs), ready: *vsReady, env: strings.Fields(*vsEnv)})
 	}
 	m := measurer{cols: *cols, rows: *rows, settle: *settle, idle: *idle, dir: work}
 	fmt.Printf("load %s; %d runs each, %dx%d, settle %v, idle window %v\n", loadavg(), *n, *cols, *rows, *settle, *idle)
+	for i := range progs {
+		// The programs run in work, so a relative path is made absolute.
+		path, err := exec.LookPath(progs[i].argv[0])
+		if err == nil {
+			path, err = filepath.Abs(path)
+		}
+		if err != nil {
+			fail(err)
+		}
+		progs[i].argv[0] = path
+	}
+	for _, p := range progs {
+		if *evict {
+			if err := dropFromPageCache(p.argv[0]); err != nil {
+				fail(err)
+			}
+		}
+		for i := 0; i < *warmup; i++ {
+			w := m
+			w.settle, w.idle = 0, 0
+			if _, err := w.run(p); err != nil {
+				fail(fmt.Errorf("%s (warm-up): %w", p.name(), err))
+			}
+		}
+	}
+	if *evict || *warmup > 0 {
+		fmt.Printf("page cache: binaries dropped first: %v; warm-up runs: %d each\n", *evict, *warmup)
+	}
 	results := make([][]sample, len(progs))
 	for round := 0; round < *n; round++ {
 		for i, p := range progs {
@@ -95,6 +134,7 @@ func main() {
 type program struct {
 	argv  []string
 	ready string
+	env   []string // added to the environment bench-start was given
 }
 
 func (p program) name() string {

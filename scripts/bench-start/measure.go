@@ -35,7 +35,7 @@ type measurer struct {
 func (m measurer) run(p program) (sample, error) {
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Dir = m.dir
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor")
+	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor"), p.env...)
 	start := time.Now()
 	master, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(m.cols), Rows: uint16(m.rows)})
 	if err != nil {
