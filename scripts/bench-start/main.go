@@ -149,11 +149,13 @@ func (p program) name() string {
 type sample struct {
 	frame    time.Duration // exec to the first full frame, wall
 	frameCPU time.Duration // CPU used by then
-	rss      int64         // kB, after settling
-	anon     int64         // kB of it anonymous
-	file     int64         // kB of it file-backed (the binary, libraries)
-	idleCPU  time.Duration // CPU used over the idle window
-	idleWin  time.Duration
+	// frameChildCPU is the CPU of the children it had waited for by then
+	frameChildCPU time.Duration
+	rss           int64         // kB, after settling
+	anon          int64         // kB of it anonymous
+	file          int64         // kB of it file-backed (the binary, libraries)
+	idleCPU       time.Duration // CPU used over the idle window
+	idleWin       time.Duration
 }
 
 func (s sample) String() string {
@@ -161,8 +163,8 @@ func (s sample) String() string {
 	if s.idleWin > 0 {
 		idle = fmt.Sprintf("%.2f%% of a core (%v in %v)", 100*s.idleCPU.Seconds()/s.idleWin.Seconds(), s.idleCPU, s.idleWin)
 	}
-	return fmt.Sprintf("first frame %v (CPU %v); RSS %.1f MB (anon %.1f, file %.1f); idle %s",
-		s.frame.Round(time.Millisecond), s.frameCPU, mb(s.rss), mb(s.anon), mb(s.file), idle)
+	return fmt.Sprintf("first frame %v (CPU %v, children %v); RSS %.1f MB (anon %.1f, file %.1f); idle %s",
+		s.frame.Round(time.Millisecond), s.frameCPU, s.frameChildCPU, mb(s.rss), mb(s.anon), mb(s.file), idle)
 }
 
 func mb(kb int64) float64 { return float64(kb) * 1024 / 1e6 }
@@ -178,13 +180,14 @@ func median(ss []sample) sample {
 		return v[len(v)/2]
 	}
 	return sample{
-		frame:    time.Duration(pick(func(s sample) int64 { return int64(s.frame) })),
-		frameCPU: time.Duration(pick(func(s sample) int64 { return int64(s.frameCPU) })),
-		rss:      pick(func(s sample) int64 { return s.rss }),
-		anon:     pick(func(s sample) int64 { return s.anon }),
-		file:     pick(func(s sample) int64 { return s.file }),
-		idleCPU:  time.Duration(pick(func(s sample) int64 { return int64(s.idleCPU) })),
-		idleWin:  ss[0].idleWin,
+		frame:         time.Duration(pick(func(s sample) int64 { return int64(s.frame) })),
+		frameCPU:      time.Duration(pick(func(s sample) int64 { return int64(s.frameCPU) })),
+		frameChildCPU: time.Duration(pick(func(s sample) int64 { return int64(s.frameChildCPU) })),
+		rss:           pick(func(s sample) int64 { return s.rss }),
+		anon:          pick(func(s sample) int64 { return s.anon }),
+		file:          pick(func(s sample) int64 { return s.file }),
+		idleCPU:       time.Duration(pick(func(s sample) int64 { return int64(s.idleCPU) })),
+		idleWin:       ss[0].idleWin,
 	}
 }
 
@@ -207,6 +210,7 @@ func printRatios(a, b []sample) {
 	fmt.Println("ratio A/B, pair by pair:")
 	ratio("first frame (wall)", func(s sample) float64 { return float64(s.frame) })
 	ratio("first frame (CPU)", func(s sample) float64 { return float64(s.frameCPU) })
+	ratio("with children's CPU", func(s sample) float64 { return float64(s.frameCPU + s.frameChildCPU) })
 	ratio("RSS", func(s sample) float64 { return float64(s.rss) })
 }
 

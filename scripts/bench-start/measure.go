@@ -57,7 +57,7 @@ func (m measurer) run(p program) (sample, error) {
 				if strings.Contains(screenText(vt), p.ready) {
 					once.Do(func() {
 						s.frame = time.Since(start)
-						s.frameCPU, _ = cpuTime(cmd.Process.Pid)
+						s.frameCPU, s.frameChildCPU, _ = cpuTimes(cmd.Process.Pid)
 						close(readyAt)
 					})
 				}
@@ -124,23 +124,32 @@ func stop(cmd *exec.Cmd) {
 
 // cpuTime is the user and system time of process pid so far.
 func cpuTime(pid int) (time.Duration, error) {
+	self, _, err := cpuTimes(pid)
+	return self, err
+}
+
+// cpuTimes is the user and system time of process pid so far, and that of
+// its children it has waited for (a probe, git), which are not its own.
+func cpuTimes(pid int) (self, children time.Duration, err error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	// Fields after the command name, which is in parentheses and may hold
-	// spaces: state is field 3, utime 14 and stime 15.
+	// spaces: state is field 3, utime 14, stime 15, cutime 16, cstime 17.
 	i := strings.LastIndexByte(string(b), ')')
 	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: too few fields", pid)
+	if len(f) < 15 {
+		return 0, 0, fmt.Errorf("/proc/%d/stat: too few fields", pid)
 	}
-	u, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
+	var t [4]int64
+	for k := range t {
+		if t[k], err = strconv.ParseInt(f[11+k], 10, 64); err != nil {
+			return 0, 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
+		}
 	}
-	return time.Duration(u+st) * time.Second / clockTicks, nil
+	tick := func(n int64) time.Duration { return time.Duration(n) * time.Second / clockTicks }
+	return tick(t[0] + t[1]), tick(t[2] + t[3]), nil
 }
 
 // memory reads VmRSS, RssAnon and RssFile (kB) of process pid.
