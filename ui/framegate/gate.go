@@ -28,6 +28,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
@@ -257,6 +258,13 @@ func (g *Gate) onMarker(m marker) {
 // renderer goes back to sleep.
 func (g *Gate) parkLocked(epoch uint64) {
 	g.stats.Parks++
+	if g.stats.Parks == 1 {
+		// The first frame is on screen and nothing is happening: the
+		// garbage of the start (settings, the catalog, the first frame's
+		// Markdown and styles) goes back to the OS now, not at the GC's
+		// pace, which leaves an idle program holding it (1.5 MB here).
+		go debug.FreeOSMemory()
+	}
 	g.parked = true
 	expired := false
 	t := time.AfterFunc(maxPark, func() {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"testing"
@@ -228,5 +229,38 @@ func TestCutMarkersRemovesOnlyWellFormedMarkers(t *testing.T) {
 				t.Errorf("markers %v, want %v", found, c.found)
 			}
 		})
+	}
+}
+
+// TestTheFirstSleepReturnsTheStartsGarbageOnce: when the renderer first
+// sleeps, the start is over and its garbage goes back to the OS (one forced
+// collection, debug.FreeOSMemory); later sleeps force none.
+func TestTheFirstSleepReturnsTheStartsGarbageOnce(t *testing.T) {
+	forced := func() uint64 {
+		s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	before := forced()
+	s, g, done := run(t, context.Background(), &counter{})
+	waitFor(t, "the first frame", func() bool { return s.shows("keys so far: 0") })
+	waitFor(t, "the renderer to sleep", g.Parked)
+	waitFor(t, "a forced collection", func() bool { return forced() > before })
+	afterFirst := forced()
+	for i := 1; i <= 3; i++ {
+		s.key("a")
+		want := fmt.Sprintf("keys so far: %d", i)
+		waitFor(t, want+" on screen", func() bool { return s.shows(want) })
+		waitFor(t, "the renderer to sleep again", g.Parked)
+	}
+	if n := forced(); n != afterFirst {
+		t.Errorf("%d more forced collections after later sleeps, want none", n-afterFirst)
+	}
+	if n := afterFirst - before; n != 1 {
+		t.Errorf("%d forced collections at the first sleep, want 1", n)
+	}
+	s.key("q")
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
 	}
 }
