@@ -162,6 +162,7 @@ func (r *run) postHooks(res tools.Result) tools.Result {
 		in.Error = firstLine(res.Text, 500)
 	}
 	ctx := r.ctx
+	in.IsInterrupt = res.IsError && ctx.Err() != nil
 	if ctx.Err() != nil {
 		// The call was cancelled, but its post hooks still deserve to see
 		// the outcome; give them a short grace of their own.

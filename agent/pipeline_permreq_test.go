@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed92b641c3/workbench/hooks"
 	"github.com/seed92b641c3/workbench/permission"
+	"github.com/seed92b641c3/workbench/tools"
 )
 
 // PermissionRequest hooks run when a call would ask a person, and may
@@ -122,5 +123,43 @@ func TestNotificationContinueFalseWithdrawsTheDialogAndEndsTheRun(t *testing.T) 
 	}
 	if !strings.Contains(f.rec.stages(), "permission:ask pre_hook:skipped permission:rejected") {
 		t.Errorf("stages %s", f.rec.stages())
+	}
+}
+
+// PostToolUseFailure hooks hear is_interrupt: true for a call the person
+// interrupted, and false for one that failed by itself.
+func TestPostToolUseFailureSaysWhetherThePersonInterrupted(t *testing.T) {
+	t.Parallel()
+	wait := tools.Build(tools.Spec{
+		Name: "Wait", Description: "wait", Schema: `{"type":"object","properties":{"fail":{"type":"boolean"}}}`,
+		Run: func(ctx context.Context, in json.RawMessage, _ *tools.Context) (tools.Result, error) {
+			if strings.Contains(string(in), "true") {
+				return tools.Error("it failed by itself"), nil
+			}
+			<-ctx.Done()
+			return tools.Error("interrupted"), nil
+		},
+	})
+	for _, interrupted := range []bool{true, false} {
+		f := newFixture(t, wait)
+		f.p.Policy.AddRules(permission.Allow, "test", "Wait")
+		reg := hooks.NewRegistry()
+		dump := scriptHook(t, reg, hooks.PostToolUseFailure, "", "")
+		f.p.Hooks = reg
+		ctx, cancel := context.WithCancel(context.Background())
+		input := `{"fail":true}`
+		if interrupted {
+			input = `{}`
+			f.p.Observe = func(ev StageEvent) {
+				if ev.Stage == StageCall && ev.Outcome == OutcomeStart {
+					cancel()
+				}
+			}
+		}
+		f.p.Run(ctx, Call{ID: "c1", Name: "Wait", Input: json.RawMessage(input)})
+		cancel()
+		if in := dumped(t, dump); in == nil || in["is_interrupt"] != interrupted {
+			t.Errorf("interrupted %v: the hook got %v", interrupted, in)
+		}
 	}
 }

@@ -207,7 +207,7 @@ func (s *Session) sync() {
 
 func (s *Session) hookInput(ev hooks.Event) hooks.Input {
 	p := s.cfg.Pipeline
-	in := hooks.Input{SessionID: s.id, TranscriptPath: p.TranscriptPath, Cwd: p.WorkDir,
+	in := hooks.Input{SessionID: s.id, TranscriptPath: p.TranscriptPath, Cwd: p.WorkDir, ProjectDir: p.ProjectDir,
 		PermissionMode: string(p.mode()), HookEventName: ev, AgentType: s.cfg.AgentType}
 	if s.cfg.Depth > 0 {
 		// A subagent's id is its parent's and its Agent call's, joined

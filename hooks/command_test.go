@@ -44,9 +44,31 @@ func TestCommandHookReceivesEventOnStdin(t *testing.T) {
 			t.Errorf("%s = %s, want %s", k, gb, mustJSON(w))
 		}
 	}
-	for _, k := range []string{"prompt", "tool_response", "is_error", "stop_hook_active", "source", "reason", "agent_type"} {
+	for _, k := range []string{"prompt", "tool_response", "is_error", "stop_hook_active", "is_interrupt", "source", "reason", "agent_type"} {
 		if _, ok := m[k]; ok {
 			t.Errorf("%s should be left out of a PreToolUse input: %s", k, raw)
+		}
+	}
+}
+
+// PostToolUseFailure's is_interrupt is in its input whether true or
+// false, as Claude Code's reference shows it, and in no other event's.
+func TestPostToolUseFailureAlwaysCarriesIsInterrupt(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in   Input
+		want string
+	}{
+		{Input{HookEventName: PostToolUseFailure}, `"is_interrupt":false`},
+		{Input{HookEventName: PostToolUseFailure, IsInterrupt: true}, `"is_interrupt":true`},
+		{Input{HookEventName: PostToolUse, IsInterrupt: true}, ""},
+	} {
+		raw, err := json.Marshal(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if has := strings.Contains(string(raw), "is_interrupt"); has != (c.want != "") || !strings.Contains(string(raw), c.want) {
+			t.Errorf("%s: %s", c.in.HookEventName, raw)
 		}
 	}
 }

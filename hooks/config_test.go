@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -108,5 +109,28 @@ func TestLoadIgnoresUnknownEventsAndTypesWithANotice(t *testing.T) {
 	}
 	if p := r.byEvent[SubagentStop][0].prompt; p == nil || p.timeout != PromptTimeout {
 		t.Errorf("the prompt hook = %+v, want a prompt hook with the 30 s default", p)
+	}
+}
+
+// Claude Code's async, once and statusMessage are read and not used: the
+// hook runs to its end before the call goes on, so an "async" PreToolUse
+// hook that exits 2 still blocks, and a "once" hook runs every time.
+func TestAsyncAndOnceHooksRunToTheirEndEveryTime(t *testing.T) {
+	t.Parallel()
+	block := exiting(t, 2, "not now")
+	var cfg Config
+	raw := `{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":` + mustJSON(block.Command) +
+		`,"async":true,"once":true,"statusMessage":"checking"}]}]}`
+	if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	r := NewRegistry()
+	if ignored, err := r.Load(cfg); err != nil || len(ignored) != 0 {
+		t.Fatalf("load: %v %v", ignored, err)
+	}
+	for i := 0; i < 2; i++ {
+		if v := r.PreToolUse(context.Background(), bashInput("ls")); !v.Block || !strings.Contains(v.Reason, "not now") {
+			t.Fatalf("run %d: an async hook's exit 2 did not block: %+v", i, v)
+		}
 	}
 }

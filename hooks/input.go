@@ -35,6 +35,10 @@ type Input struct {
 	IsError      bool            `json:"is_error,omitempty"`
 	// Error is the failed call's message (PostToolUseFailure).
 	Error string `json:"error,omitempty"`
+	// IsInterrupt says the call failed because the person interrupted the
+	// turn (Esc, Ctrl-C). PostToolUseFailure always carries it, false
+	// included (see MarshalJSON).
+	IsInterrupt bool `json:"-"`
 
 	// Prompt is the user's text (UserPromptSubmit).
 	Prompt string `json:"prompt,omitempty"`
@@ -73,10 +77,17 @@ type Input struct {
 }
 
 // MarshalJSON writes the input as hook scripts read it: stop_hook_active
-// is present, true or false, in Stop and SubagentStop events (Claude
-// Code's reference shows it in both states) and absent elsewhere.
+// is present, true or false, in Stop and SubagentStop events, and
+// is_interrupt in PostToolUseFailure (Claude Code's reference shows them
+// in both states), and absent elsewhere.
 func (in Input) MarshalJSON() ([]byte, error) {
 	type plain Input
+	if in.HookEventName == PostToolUseFailure {
+		return json.Marshal(struct {
+			plain
+			IsInterrupt bool `json:"is_interrupt"`
+		}{plain(in), in.IsInterrupt})
+	}
 	if in.HookEventName == Stop || in.HookEventName == SubagentStop {
 		return json.Marshal(struct {
 			plain
