@@ -174,3 +174,19 @@ func TestEditDiffWrapsLongLinesWhenExpanded(t *testing.T) {
 		t.Fatalf("expanded, the long line is not wrapped:\n%s", s)
 	}
 }
+
+// A resumed MultiEdit diffs each of its edits, one after another.
+func TestResumedMultiEditDiffsEachEdit(t *testing.T) {
+	t.Parallel()
+	in, _ := json.Marshal(map[string]any{"file_path": "a.txt", "edits": []map[string]string{
+		{"old_string": "one", "new_string": "uno"}, {"old_string": "two", "new_string": "dos"}}})
+	v := newView(60, 20)
+	v.AddToolUse("m", "MultiEdit", in)
+	v.SetToolResult("m", tools.Result{Text: "Applied 2 edits to a.txt"}, 0)
+	s := screen(t, v)
+	for _, w := range []string{"│ +2 -2", "│ - one", "│ + uno", "│  ⋯", "│ - two", "│ + dos"} {
+		if !strings.Contains(s, w) {
+			t.Errorf("the screen lacks %q:\n%s", w, s)
+		}
+	}
+}
