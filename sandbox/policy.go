@@ -358,6 +358,7 @@ func protectedIn(root string) []string {
 		out = appendReal(out, filepath.Join(gitDir, "config"))
 		out = appendReal(out, filepath.Join(gitDir, "config.worktree"))
 	}
+	out = append(out, gitProtectedExtra(root, dirs)...)
 	if n := len(dirs); n > 0 {
 		// The config lives in the common directory (the last one).
 		if _, err := os.Lstat(filepath.Join(dirs[n-1], "config")); errors.Is(err, os.ErrNotExist) {
@@ -372,12 +373,13 @@ func protectedIn(root string) []string {
 // file is not a directory to pin; protectedIn makes it read-only.
 func pinnedIn(root string) []string {
 	out := []string{root}
-	for _, p := range append(gitDirs(root), filepath.Join(root, ".claude")) {
+	dirs := gitDirs(root)
+	for _, p := range append(dirs, filepath.Join(root, ".claude")) {
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 			out = appendReal(out, p)
 		}
 	}
-	return out
+	return append(out, pinsOnTheWay(root, gitProtectedExtra(root, dirs))...)
 }
 
 // gitDirs finds the git directories a root's commands use: .git itself, or
