@@ -51,7 +51,7 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 	writeNotes(stderr, cfg.SandboxNotes())
 	bridge := ui.NewBridge()
 	s, err := session.Open(cfg, f.choice(), session.Wiring{Approver: bridge, Asker: bridge, Publish: bridge.Publish,
-		IdleNotify: session.IdlePromptAfter})
+		IdleNotify: session.IdlePromptAfter, TrustHow: tuiTrustHow(cfg)})
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return "", exitUsage
@@ -122,4 +122,13 @@ func mcpAsk(c *session.MCPControl) *ui.MCPAsk {
 		a.Servers = append(a.Servers, ui.MCPAskServer{Name: s.Name, File: s.File, Runs: s.Runs})
 	}
 	return a
+}
+
+// tuiTrustHow is how the TUI's notice says waiting project MCP servers can
+// start: in a trusted project the one-time question is on screen.
+func tuiTrustHow(cfg *session.Config) string {
+	if cfg.ProjectTrusted {
+		return "answer the question on screen (or /mcp trust later)"
+	}
+	return ""
 }

@@ -112,7 +112,7 @@ func TestCompat10_TheOneTimeMCPQuestionIsAskedOnceAndKept(t *testing.T) {
 }
 
 // Turning every server off is an answer too: nothing starts, and nothing
-// is asked again.
+// is asked again until a name leaves disabledMcpjsonServers.
 func TestCompat10_TurningTheMCPServersOffIsKept(t *testing.T) {
 	dir := questionProject(t)
 	s, q := openQuestion(t, dir, true)
@@ -124,5 +124,12 @@ func TestCompat10_TurningTheMCPServersOffIsKept(t *testing.T) {
 	}
 	if _, q := openQuestion(t, dir, true); q != nil || started(t, dir) != "" {
 		t.Fatalf("question %+v, started %q", q, started(t, dir))
+	}
+	// A name taken out of disabledMcpjsonServers is asked about again.
+	if err := os.WriteFile(q.AnswerFile, []byte(`{"disabledMcpjsonServers":["db"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, q := openQuestion(t, dir, true); q == nil || len(q.Servers) != 1 || q.Servers[0].Name != "docs" {
+		t.Fatalf("after docs left disabledMcpjsonServers: %+v", q)
 	}
 }
