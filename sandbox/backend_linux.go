@@ -13,6 +13,8 @@ import (
 
 	llsyscall "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
+
+	"github.com/seed92b641c3/workbench/sandbox/launcher"
 )
 
 // probeTimeout bounds the start-up check, so the session does not hang on
@@ -48,7 +50,7 @@ func (b *linuxBackend) Name() string { return "Linux namespaces and Landlock" }
 // launcher once with the real policy, which tells whether user namespaces
 // are allowed, the mounts work and Landlock takes the rules. Only what the
 // kernel answered makes the sandbox unavailable: a refused clone, or a
-// launcher that reports a refusal (exit launchExit). A launcher that does
+// launcher that reports a refusal (exit launcher.Exit). A launcher that does
 // not answer in time, cannot be started for want of resources, or dies
 // another way is inconclusive (ErrInconclusive).
 func (b *linuxBackend) Probe(r Resolved) error {
@@ -56,8 +58,8 @@ func (b *linuxBackend) Probe(r Resolved) error {
 	if err != nil {
 		return fmt.Errorf("this kernel offers no Landlock (%v)", err)
 	}
-	if abi < minABI {
-		return fmt.Errorf("the kernel's Landlock ABI %d is older than %d", abi, minABI)
+	if abi < launcher.MinABI {
+		return fmt.Errorf("the kernel's Landlock ABI %d is older than %d", abi, launcher.MinABI)
 	}
 	if b.launcher == "" {
 		return fmt.Errorf("%w: cannot find the workbench executable to launch the sandbox", ErrInconclusive)
@@ -100,7 +102,7 @@ func (b *linuxBackend) Probe(r Resolved) error {
 		msg = err.Error()
 	}
 	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == launchExit {
+	if errors.As(err, &ee) && ee.ExitCode() == launcher.Exit {
 		return fmt.Errorf("the launcher failed: %s", msg)
 	}
 	return fmt.Errorf("%w: the launcher failed: %s", ErrInconclusive, msg)
@@ -124,7 +126,7 @@ func cloneRefused(err error) bool {
 
 // stallSpec is a probe's spec with Stall set (SlowProbeEnv).
 func stallSpec(js string) string {
-	var spec launchSpec
+	var spec launcher.Spec
 	if json.Unmarshal([]byte(js), &spec) != nil {
 		return js
 	}
@@ -148,7 +150,7 @@ func (b *linuxBackend) prepare(cmd *exec.Cmd, r Resolved, proxy *Proxy, probe bo
 	if cmd.Err != nil {
 		return nil, cmd.Err
 	}
-	spec := launchSpec{Write: r.Write, ReadOnly: r.ReadOnly, Pin: r.Pin, Hide: r.Hide, Sealed: r.Sealed, Net: r.Net, UnixSockets: r.UnixSockets, Probe: probe, Layers: r.Layers}
+	spec := launcher.Spec{Write: r.Write, ReadOnly: r.ReadOnly, Pin: r.Pin, Hide: r.Hide, Sealed: r.Sealed, Net: r.Net, UnixSockets: r.UnixSockets, Probe: probe, Layers: r.Layers}
 	release := func() {}
 	if r.Net == NetDomains && !probe {
 		if proxy == nil {

@@ -38,9 +38,9 @@ func BenchmarkSandboxedTrue(b *testing.B) {
 	p := f.policy()
 	p.AllowedDomains = []string{"example.com"}
 	b.Run("sandboxed-proxy", func(b *testing.B) { start(b, newSandbox(b, p, Options{})) })
-	// The launcher's own start-up is most of the cost; the workbench
-	// binary (SANDBOX_BENCH_LAUNCHER=path) starts slower than this test
-	// binary because of the packages it initialises.
+	// The launcher's own start-up is most of the cost; with the workbench
+	// binary (SANDBOX_BENCH_LAUNCHER=path) it includes the packages that
+	// binary initialises before package launcher's init dispatches.
 	if l := os.Getenv("SANDBOX_BENCH_LAUNCHER"); l != "" {
 		b.Run("sandboxed-workbench-binary", func(b *testing.B) { start(b, newSandbox(b, f.policy(), Options{Launcher: l})) })
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/seed92b641c3/workbench/sandbox/launcher"
 )
 
 // The tool caches (Go's build and module caches, npm's, pip's) are
@@ -20,12 +22,9 @@ import (
 // warm) and used by one command at a time; the layers of a Workbench that
 // is gone are removed when the next one makes its first.
 
-// CacheLayer is one command's writable layer over one cache.
-type CacheLayer struct {
-	// Path is the cache; Upper receives the command's writes; Work is the
-	// overlay's scratch directory on Upper's file system.
-	Path, Upper, Work string
-}
+// CacheLayer is one command's writable layer over one cache (the
+// launcher mounts it).
+type CacheLayer = launcher.CacheLayer
 
 // cacheLayers hands out slots of layers, one slot per running command.
 type cacheLayers struct {

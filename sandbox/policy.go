@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/seed92b641c3/workbench/sandbox/launcher"
 )
 
 // Mode says how much of the file system a sandboxed command may write.
@@ -80,13 +82,13 @@ type Policy struct {
 }
 
 // NetworkMode is the network a sandboxed command gets.
-type NetworkMode string
+type NetworkMode = launcher.NetworkMode
 
 // The network modes a Description reports.
 const (
-	NetNone    NetworkMode = "none"
-	NetOpen    NetworkMode = "open"
-	NetDomains NetworkMode = "allowed-domains"
+	NetNone    = launcher.NetNone
+	NetOpen    = launcher.NetOpen
+	NetDomains = launcher.NetDomains
 )
 
 // Net is the network mode the policy asks for.

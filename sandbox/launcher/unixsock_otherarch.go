@@ -1,6 +1,6 @@
 //go:build linux && !amd64 && !arm64
 
-package sandbox
+package launcher
 
 // thisArch is nil: the filter's system call numbers are known only for
 // amd64 and arm64, so elsewhere closing Unix sockets fails and the sandbox

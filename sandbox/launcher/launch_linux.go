@@ -1,11 +1,10 @@
-package sandbox
+package launcher
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -25,7 +24,7 @@ func launch(args []string) error {
 	if len(args) < 3 || args[1] != "--" {
 		return errors.New("usage: " + Subcommand + " SPEC -- PROGRAM [ARGS...]")
 	}
-	var spec launchSpec
+	var spec Spec
 	if err := json.Unmarshal([]byte(args[0]), &spec); err != nil {
 		return fmt.Errorf("spec: %w", err)
 	}
@@ -111,10 +110,6 @@ func launch(args []string) error {
 	return fmt.Errorf("exec %s: %w", argv[0], err)
 }
 
-// minABI is the oldest Landlock ABI the sandbox accepts: version 3 is the
-// first that stops truncating a file it may not write.
-const minABI = 3
-
 // ruleset builds the Landlock ruleset: everything readable and executable,
 // writes only in the writable paths and to the terminal and null devices.
 func ruleset(write, sealed []string) (int, uint32, error) {
@@ -122,8 +117,8 @@ func ruleset(write, sealed []string) (int, uint32, error) {
 	if err != nil {
 		return -1, 0, fmt.Errorf("not supported by this kernel: %w", err)
 	}
-	if abi < minABI {
-		return -1, 0, fmt.Errorf("kernel Landlock ABI %d is older than %d, which cannot stop truncation", abi, minABI)
+	if abi < MinABI {
+		return -1, 0, fmt.Errorf("kernel Landlock ABI %d is older than %d, which cannot stop truncation", abi, MinABI)
 	}
 	// The network is the namespaces' business; Landlock keeps files and
 	// IPC scopes (signals and abstract sockets out of the sandbox).
@@ -184,7 +179,10 @@ func sealedRules(root string) []landlock.Rule {
 		if !e.IsDir() {
 			continue
 		}
-		fd, err := unix.Open(filepath.Join(root, e.Name()), unix.O_PATH|unix.O_NOFOLLOW|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		// root is clean and absolute and the name has no slash: no
+		// path/filepath, whose late initialisation would hold the
+		// launcher back (see the package comment).
+		fd, err := unix.Open(root+"/"+e.Name(), unix.O_PATH|unix.O_NOFOLLOW|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			continue
 		}
