@@ -6,6 +6,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/ui/safetext"
 	"github.com/seed92b641c3/workbench/ui/summary"
@@ -234,6 +236,30 @@ func clean(s string) string {
 		}
 		return r
 	}, s))
+}
+
+// output is a program's output as the panel shows it, as the conversation
+// and a terminal show it: escape sequences removed (colours are not the
+// panel's) and, on a line a carriage return rewrote, only what came after
+// the last one (a progress bar's latest state). clean then marks what is
+// left. Commands and paths are not output: they go to clean whole, so a
+// CR in them shows as \r.
+func output(s string) string {
+	if strings.ContainsRune(s, '\x1b') {
+		s = ansi.Strip(s)
+	}
+	if !strings.ContainsRune(s, '\r') {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		l = strings.TrimSuffix(l, "\r")
+		if j := strings.LastIndexByte(l, '\r'); j >= 0 {
+			l = l[j+1:]
+		}
+		lines[i] = l
+	}
+	return strings.Join(lines, "\n")
 }
 
 // head keeps the first lines of a result text.

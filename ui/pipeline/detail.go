@@ -122,7 +122,7 @@ func (p *Panel) trace(c *call, width int) []string {
 			title += " (error)"
 		}
 		add("", theme.Title.Render(title))
-		body(r.text, 2)
+		body(output(r.text), 2)
 		if len(r.text) < r.bytes {
 			add("  " + theme.Dim.Render(fmt.Sprintf("… (%s in all)", fmtBytes(int64(r.bytes)))))
 		}

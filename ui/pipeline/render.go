@@ -94,7 +94,7 @@ func (p *Panel) render(c *call, width int, sel bool) []piece {
 		out = append(out, stagePad.then(l))
 	}
 	if c.progress != "" && !c.done {
-		line := "↳ " + ansi.Truncate(oneLine(c.progress), max(inner-4, 1), "")
+		line := "↳ " + ansi.Truncate(oneLine(output(c.progress)), max(inner-4, 1), "")
 		out = append(out, stagePad.then(text(theme.Dim, line)))
 	}
 	return out

@@ -52,3 +52,22 @@ func TestH16_PanelShowsControlCharactersInACommand(t *testing.T) {
 		t.Errorf("the panel does not show the controls:\n%s", view)
 	}
 }
+
+// A result's output reads as a terminal shows it (a progress bar's last
+// state, no colour codes), while a CR in the command stays an escape.
+func TestPanelShowsOutputAsATerminalDoes(t *testing.T) {
+	t.Parallel()
+	p := New()
+	p.ToolUse("c1", "Bash", input(t, map[string]any{"command": "make\rx"}))
+	feed(p, "c1", "Bash", t0, cat(front("Bash(make:*)"), back(ms(5)))...)
+	p.SetResult("c1", "10%\r50%\r100%\n\x1b[32mok\x1b[0m built\n", false)
+	p.SetSize(80, 10)
+	p.Select("c1")
+	d := plain(p.Detail(80, 30))
+	if !strings.Contains(d, "100%") || strings.Contains(d, "10%") || strings.Contains(d, `\r`+"50%") || !strings.Contains(d, "ok built") || strings.Contains(d, `\x1b`) {
+		t.Errorf("the result is not shown as a terminal shows it:\n%s", d)
+	}
+	if !strings.Contains(plain(p.View()), `make\rx`) {
+		t.Errorf("the command's CR is not an escape:\n%s", plain(p.View()))
+	}
+}
