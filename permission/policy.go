@@ -37,6 +37,8 @@ type Policy struct {
 	// session loaded), absolute as written; where each resolves is decided
 	// again at every check (see protectedReason).
 	protected []string
+	// hookDirs are the hooks directories outside .git (AddHookDirs).
+	hookDirs []string
 	// home anchors ~ in rules and paths.
 	home string
 	// workDir anchors `./path` and `path` rules: the directory the session
@@ -200,12 +202,24 @@ func (p *Policy) addLocked(b Behavior, source, s string) error {
 // leads is resolved at every check, so a symlink made later moves the
 // protection with it (H17).
 func (p *Policy) AddProtected(paths ...string) {
+	p.addProtected(&p.protected, paths)
+}
+
+// AddHookDirs names directories git runs hooks from outside .git (the one
+// core.hooksPath names, such as husky's .husky/_): a hook written there runs
+// at the person's next git command, so writes there always ask, like
+// writes into .git.
+func (p *Policy) AddHookDirs(paths ...string) {
+	p.addProtected(&p.hookDirs, paths)
+}
+
+func (p *Policy) addProtected(list *[]string, paths []string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, s := range paths {
 		lit := resolveForms(s, p.root0(), p.home).lit
-		if !contains(p.protected, lit) {
-			p.protected = append(p.protected, lit)
+		if !contains(*list, lit) {
+			*list = append(*list, lit)
 		}
 	}
 }

@@ -12,6 +12,7 @@ const (
 	whyMCP       = "it is .mcp.json, whose servers are programs the next session starts"
 	whySettings  = "it is a protected settings file"
 	whySettingsD = "it is the .workbench directory that holds the project's settings files"
+	whyHooks     = "it is in the directory git runs hooks from (core.hooksPath)"
 )
 
 // protectedReason says why writing f always asks, or "". It is decided at
@@ -27,10 +28,15 @@ func (p *Policy) protectedReason(f pathForms) string {
 			return why
 		}
 	}
-	for _, pr := range p.protected {
-		for _, loc := range []string{pr, resolvePath(pr)} {
-			if within(f.lit, loc) || within(f.real, loc) {
-				return whySettings
+	for _, list := range []struct {
+		places []string
+		why    string
+	}{{p.protected, whySettings}, {p.hookDirs, whyHooks}} {
+		for _, pr := range list.places {
+			for _, loc := range []string{pr, resolvePath(pr)} {
+				if within(f.lit, loc) || within(f.real, loc) {
+					return list.why
+				}
 			}
 		}
 	}

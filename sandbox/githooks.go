@@ -17,6 +17,17 @@ import (
 // runs at the person's next git command, outside the sandbox, so each is
 // read-only like .git/hooks.
 
+// GitHookDirs is the hooks directory core.hooksPath names for the
+// repository at root, when it has one outside its git directory: the
+// permission check makes writes there ask, as the sandbox makes them
+// read-only.
+func GitHookDirs(root string) []string {
+	if p := hooksPath(root, gitDirs(root)); p != "" {
+		return []string{p}
+	}
+	return nil
+}
+
 // maxModuleDepth bounds the walk through nested submodules.
 const maxModuleDepth = 8
 

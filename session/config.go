@@ -156,6 +156,7 @@ func Load(o Options) (*Config, error) {
 	if err := policy.SetWorkDir(work); err != nil {
 		return nil, err
 	}
+	policy.AddHookDirs(sandbox.GitHookDirs(dir)...)
 	for _, f := range []struct {
 		b     permission.Behavior
 		flag  string
