@@ -77,3 +77,27 @@ func (w *walker) divergence(readings []string) {
 		w.a.hidden = append(w.a.hidden, sub.hidden...)
 	}
 }
+
+// whyCR explains a line where the parser took a carriage return beside a
+// program's name for a blank.
+const whyCR = "a carriage return touches a program's name, which bash keeps in the name (git<CR>status is one program to bash, git and status to the parser)"
+
+// crAsBlank reports whether a carriage return touches the first word of a
+// command: the parser takes it for a blank, bash keeps it in the word, so
+// the program bash runs is not the one the rules saw (`git<CR>status` ran
+// a program named so under Bash(git status:*)). A CR elsewhere only
+// changes an argument, and the parser's reading splits more words than
+// bash's, which keeps deny rules on the safe side.
+func crAsBlank(f *syntax.File, cmd string) bool {
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || len(c.Args) == 0 || found {
+			return !found
+		}
+		from, to := int(c.Args[0].Pos().Offset()), int(c.Args[0].End().Offset())
+		found = (from > 0 && from <= len(cmd) && cmd[from-1] == '\r') || (to < len(cmd) && cmd[to] == '\r')
+		return !found
+	})
+	return found
+}

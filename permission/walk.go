@@ -151,6 +151,9 @@ func analyzeIn(cmd string, depth int, persistent bool) (a *analysis) {
 	if readings := divergentReadings(cmd); readings != nil {
 		w.divergence(readings)
 	}
+	if strings.IndexByte(cmd, '\r') >= 0 && crAsBlank(f, cmd) {
+		w.unknownFor(whyCR)
+	}
 	if persistent && historyExpansion(cmd) {
 		w.unknownFor(whyHistory)
 	}
