@@ -449,8 +449,7 @@ func literalParts(b *strings.Builder, parts []syntax.WordPart) bool {
 // when the walk reaches it.
 func quotesInQuotedParam(parts []syntax.WordPart) bool {
 	found := false
-	var inWord func(w *syntax.Word)
-	inWord = func(w *syntax.Word) {
+	inWord := func(w *syntax.Word) {
 		if w == nil {
 			return
 		}
