@@ -51,6 +51,9 @@ type Policy struct {
 	Caches []string
 	// DenyRead are hidden paths added to DefaultDenyRead.
 	DenyRead []string
+	// AllowRead leaves the default hidden paths it names (or that lie
+	// inside one it names) readable: a registry token a build needs.
+	AllowRead []string
 	// HideRules are the Read deny rules' paths, expanded to paths to hide
 	// when the sandbox is made and again at every command start, so a file
 	// created since is hidden from the next command.
@@ -126,16 +129,27 @@ func DefaultCaches(home string) []string {
 }
 
 // DefaultDenyRead are the person's credentials and settings, hidden from
-// every sandboxed command: keys, cloud and GitHub tokens, and the settings
-// that decide what the agent may do.
+// every sandboxed command: keys, the tokens of git, package registries and
+// cloud tools, password stores, and the settings that decide what the
+// agent may do. A command that could print one hands it to whatever reads
+// its output; Policy.AllowRead opens one a command really needs.
 func DefaultDenyRead(home string, settingsDirs []string) []string {
-	list := []string{
-		filepath.Join(home, ".ssh"),
-		filepath.Join(home, ".aws"),
-		filepath.Join(home, ".gnupg"),
-		filepath.Join(home, ".config", "gh"),
+	var list []string
+	for _, rel := range credentialPaths {
+		list = append(list, filepath.Join(home, rel))
 	}
 	return append(list, settingsDirs...)
+}
+
+// credentialPaths are the credential files and directories under the home
+// directory that DefaultDenyRead hides.
+var credentialPaths = []string{
+	".ssh", ".aws", ".gnupg", ".config/gh",
+	".git-credentials", ".config/git/credentials", ".netrc",
+	".npmrc", ".yarnrc.yml", ".pypirc", ".gem/credentials", ".cargo/credentials", ".cargo/credentials.toml",
+	".docker/config.json", ".kube", ".config/gcloud", ".azure", ".oci",
+	".vault-token", ".terraform.d/credentials.tfrc.json",
+	".password-store", ".local/share/keyrings", ".config/op",
 }
 
 // hiddenSockets are the Unix sockets that reach something outside the
@@ -287,7 +301,10 @@ func (p Policy) Resolve() (Resolved, error) {
 		}
 	}
 	explicit := map[string]bool{}
-	deny := append(DefaultDenyRead(home, settingsDirs), hiddenSockets()...)
+	deny := slices.DeleteFunc(DefaultDenyRead(home, settingsDirs), func(d string) bool {
+		return slices.ContainsFunc(p.AllowRead, func(a string) bool { return within(d, expandHome(a, home)) })
+	})
+	deny = append(deny, hiddenSockets()...)
 	for _, d := range p.DenyRead {
 		d = expandHome(d, home)
 		explicit[d] = true

@@ -32,6 +32,7 @@ func newSessionSandbox(dir string, s *settings.Settings, policy *permission.Poli
 		Roots:               append([]string{dir}, s.AdditionalDirectories...),
 		AllowWrite:          cfg.AllowWrite,
 		DenyRead:            cfg.DenyRead,
+		AllowRead:           cfg.AllowRead,
 		HideRules:           hideRules(policy),
 		Network:             cfg.Network,
 		AllowedDomains:      cfg.AllowedDomains,

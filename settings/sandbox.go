@@ -23,6 +23,8 @@ type Sandbox struct {
 	// AllowWrite and DenyRead add writable and hidden paths.
 	AllowWrite []string `json:"allowWrite,omitempty"`
 	DenyRead   []string `json:"denyRead,omitempty"`
+	// AllowRead opens default hidden credential paths it names.
+	AllowRead []string `json:"allowRead,omitempty"`
 	// AutoAllow lets a Bash call that asks only because no rule allows it
 	// run sandboxed without asking.
 	AutoAllow *bool `json:"autoAllow,omitempty"`
@@ -53,6 +55,7 @@ type claudeSandbox struct {
 	Filesystem               struct {
 		AllowWrite []string `json:"allowWrite"`
 		DenyRead   []string `json:"denyRead"`
+		AllowRead  []string `json:"allowRead"`
 	} `json:"filesystem"`
 	Network struct {
 		AllowedDomains      []string `json:"allowedDomains"`
@@ -81,7 +84,7 @@ func parseSandbox(path string, data, raw []byte, claude bool) (*Sandbox, error) 
 		return &Sandbox{
 			Required: c.FailIfUnavailable, AutoAllow: c.AutoAllowBashIfSandboxed,
 			AllowUnsandboxedCommands: c.AllowUnsandboxedCommands,
-			AllowWrite:               c.Filesystem.AllowWrite, DenyRead: c.Filesystem.DenyRead,
+			AllowWrite:               c.Filesystem.AllowWrite, DenyRead: c.Filesystem.DenyRead, AllowRead: c.Filesystem.AllowRead,
 			AllowedDomains: c.Network.AllowedDomains, AllowAllUnixSockets: c.Network.AllowAllUnixSockets,
 		}, nil
 	}
@@ -97,7 +100,7 @@ func parseSandbox(path string, data, raw []byte, claude bool) (*Sandbox, error) 
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
 			return nil, fail([]string{"sandbox", name}, "sandbox."+name,
-				"unknown sandbox setting (one of mode, network, allowedDomains, allowWrite, denyRead, autoAllow, allowUnsandboxedCommands, required, person, allowAllUnixSockets, sealWorkspaceRoot)")
+				"unknown sandbox setting (one of mode, network, allowedDomains, allowWrite, denyRead, allowRead, autoAllow, allowUnsandboxedCommands, required, person, allowAllUnixSockets, sealWorkspaceRoot)")
 		default:
 			return nil, fail([]string{"sandbox"}, "sandbox", err.Error())
 		}
@@ -128,6 +131,7 @@ type SandboxSettings struct {
 	AllowedDomains           []string
 	AllowWrite               []string
 	DenyRead                 []string
+	AllowRead                []string
 	AutoAllow                bool
 	AllowUnsandboxedCommands bool
 	Required                 bool
@@ -174,5 +178,8 @@ func (s *Settings) mergeSandbox(projectDir string, l Layer) {
 	}
 	for _, p := range sb.DenyRead {
 		s.Sandbox.DenyRead = append(s.Sandbox.DenyRead, abs(p))
+	}
+	for _, p := range sb.AllowRead {
+		s.Sandbox.AllowRead = append(s.Sandbox.AllowRead, abs(p))
 	}
 }

@@ -13,7 +13,7 @@ import (
 func TestH16_SandboxSettingsAreRead(t *testing.T) {
 	t.Parallel()
 	l, err := Parse("s.json", []byte(`{"sandbox": {"mode": "read-only", "network": true,
-		"allowedDomains": ["example.com"], "allowWrite": ["build"], "denyRead": ["~/.netrc"],
+		"allowedDomains": ["example.com"], "allowWrite": ["build"], "denyRead": ["~/.netrc"], "allowRead": ["~/.npmrc"],
 		"autoAllow": true, "allowUnsandboxedCommands": false, "required": true, "person": true,
 		"allowAllUnixSockets": true}}`), false)
 	if err != nil {
@@ -24,7 +24,7 @@ func TestH16_SandboxSettingsAreRead(t *testing.T) {
 	got := s.Sandbox
 	if got.Mode != sandbox.ReadOnly || !got.Network || !got.AutoAllow || got.AllowUnsandboxedCommands ||
 		!got.Required || !got.Person || !got.AllowAllUnixSockets || got.AllowedDomains[0] != "example.com" ||
-		got.AllowWrite[0] != "/proj/build" || got.DenyRead[0] != "~/.netrc" {
+		got.AllowWrite[0] != "/proj/build" || got.DenyRead[0] != "~/.netrc" || len(got.AllowRead) != 1 || got.AllowRead[0] != "~/.npmrc" {
 		t.Errorf("merged %+v", got)
 	}
 }
@@ -78,5 +78,23 @@ func TestH16_SandboxDefaultsWithNoSettings(t *testing.T) {
 	if s.Sandbox.Mode != sandbox.WorkspaceWrite || s.Sandbox.Network || s.Sandbox.AutoAllow ||
 		!s.Sandbox.AllowUnsandboxedCommands || s.Sandbox.Required || s.Sandbox.AllowAllUnixSockets {
 		t.Errorf("defaults %+v", s.Sandbox)
+	}
+}
+
+// Claude Code's filesystem.allowRead opens a default hidden path as
+// Workbench's allowRead does; in an untrusted project it is withheld.
+func TestH16_ClaudesAllowReadIsRead(t *testing.T) {
+	t.Parallel()
+	l, err := Parse("c.json", []byte(`{"sandbox": {"filesystem": {"allowRead": ["~/.kube"]}}}`), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Settings{Sandbox: defaultSandbox()}
+	s.mergeSandbox("/proj", l)
+	if len(s.Sandbox.AllowRead) != 1 || s.Sandbox.AllowRead[0] != "~/.kube" {
+		t.Errorf("allowRead %v", s.Sandbox.AllowRead)
+	}
+	if _, loose := tighterSandbox(*l.Sandbox); len(loose) != 1 || !strings.Contains(loose[0], "allowRead") {
+		t.Errorf("allowRead is not withheld from an untrusted project: %v", loose)
 	}
 }

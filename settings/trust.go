@@ -257,6 +257,9 @@ func tighterSandbox(sb Sandbox) (tight Sandbox, loose []string) {
 	if len(sb.AllowWrite) > 0 {
 		loose = append(loose, "allowWrite "+strings.Join(sb.AllowWrite, ", "))
 	}
+	if len(sb.AllowRead) > 0 {
+		loose = append(loose, "allowRead "+strings.Join(sb.AllowRead, ", "))
+	}
 	return tight, loose
 }
 
