@@ -26,6 +26,10 @@ type unavailableTool struct {
 
 // egress holds the tools that reach outside the machine: web and MCP.
 type egress struct {
+	// mu guards mcp and pending once the session runs: /mcp in the TUI,
+	// the one-time question's answer and the session's end come from
+	// different goroutines.
+	mu          sync.Mutex
 	tools       []tools.Tool
 	notes       []string
 	unavailable []unavailableTool
@@ -141,7 +145,12 @@ func (e *egress) collectMCP() {
 }
 
 func (e *egress) close() {
-	if e != nil && e.mcp != nil {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.mcp != nil {
 		e.mcp.Close()
 	}
 }

@@ -17,6 +17,12 @@ type MCPControl struct {
 
 // Status lists the servers, their state and tools.
 func (c *MCPControl) Status() string {
+	c.s.egress.mu.Lock()
+	defer c.s.egress.mu.Unlock()
+	return c.status()
+}
+
+func (c *MCPControl) status() string {
 	e := c.s.egress
 	var b strings.Builder
 	if e.mcp == nil && len(e.pending) == 0 {
@@ -43,6 +49,8 @@ func (c *MCPControl) Status() string {
 // Reconnect restarts one server, or every failed one when name is "".
 func (c *MCPControl) Reconnect(ctx context.Context, name string) (string, error) {
 	e := c.s.egress
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.mcp == nil {
 		return "", errors.New("no MCP servers are running")
 	}
@@ -61,7 +69,7 @@ func (c *MCPControl) Reconnect(ctx context.Context, name string) (string, error)
 		}
 	}
 	c.addTools()
-	return c.Status(), nil
+	return c.status(), nil
 }
 
 // Trust records the person's trust in the project's waiting servers (its
@@ -69,6 +77,8 @@ func (c *MCPControl) Reconnect(ctx context.Context, name string) (string, error)
 // content, and starts them.
 func (c *MCPControl) Trust(ctx context.Context) (string, error) {
 	e := c.s.egress
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if len(e.pending) == 0 {
 		return "", errors.New("this project has no MCP servers waiting for trust")
 	}
@@ -92,7 +102,7 @@ func (c *MCPControl) Trust(ctx context.Context) (string, error) {
 	e.mcp.Start(ctx, start)
 	e.pending = nil
 	c.addTools()
-	return c.Status(), nil
+	return c.status(), nil
 }
 
 func (c *MCPControl) addTools() {

@@ -35,6 +35,12 @@ type MCPQuestionServer struct {
 // ask: no server waits, or the project is not trusted (its own files then
 // restrict only, and the project's trust is asked first).
 func (c *MCPControl) Question() *MCPQuestion {
+	c.s.egress.mu.Lock()
+	defer c.s.egress.mu.Unlock()
+	return c.question()
+}
+
+func (c *MCPControl) question() *MCPQuestion {
 	cfg := c.s.Config
 	if !cfg.ProjectTrusted || len(c.s.egress.pending) == 0 {
 		return nil
@@ -65,7 +71,9 @@ func runs(c mcp.ServerConfig) string {
 // repository could have put the same names (see mcp.ProjectPolicy). Either
 // way the question is not put again for these servers.
 func (c *MCPControl) Answer(ctx context.Context, use []string) (string, error) {
-	q := c.Question()
+	c.s.egress.mu.Lock()
+	defer c.s.egress.mu.Unlock()
+	q := c.question()
 	if q == nil {
 		return "", errors.New("no MCP server of this project waits for an answer")
 	}
@@ -120,9 +128,9 @@ func (c *MCPControl) Answer(ctx context.Context, use []string) (string, error) {
 		return msg, nil
 	}
 	if c.s.egress.mcp == nil {
-		c.s.egress.mcp = mcp.NewManager(mcp.Options{Dir: c.s.Config.ProjectDir, ClientVersion: Version})
+		c.s.egress.mcp = mcp.NewManager(mcp.Options{Dir: c.s.Config.ProjectDir, ClientVersion: Version, Sandbox: c.s.Config.mcpSandbox})
 	}
 	c.s.egress.mcp.Start(ctx, start)
 	c.addTools()
-	return msg + "\n" + c.Status(), nil
+	return msg + "\n" + c.status(), nil
 }

@@ -133,3 +133,29 @@ func TestCompat10_TurningTheMCPServersOffIsKept(t *testing.T) {
 		t.Fatalf("after docs left disabledMcpjsonServers: %+v", q)
 	}
 }
+
+// /mcp in the TUI runs while the question's answer is being recorded: the
+// two share the waiting servers and the manager, and neither sees the other
+// half done (the race detector fails this test without the lock).
+func TestTheMCPAnswerAndStatusRunSideBySide(t *testing.T) {
+	dir := questionProject(t)
+	s, q := openQuestion(t, dir, true)
+	if q == nil {
+		t.Fatal("no question")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 200; i++ {
+			_ = s.MCP().Status()
+			_ = s.MCP().Question()
+		}
+	}()
+	if _, err := s.MCP().Answer(context.Background(), []string{"docs"}); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if st := s.MCP().Status(); strings.Contains(st, "Not started until trusted") {
+		t.Errorf("after the answer the status still lists waiting servers:\n%s", st)
+	}
+}
