@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed92b641c3/workbench/agent"
+	"github.com/seed92b641c3/workbench/internal/scratch"
 )
 
 // questionProject is a project the person trusts whose .mcp.json has two
@@ -157,5 +159,34 @@ func TestTheMCPAnswerAndStatusRunSideBySide(t *testing.T) {
 	<-done
 	if st := s.MCP().Status(); strings.Contains(st, "Not started until trusted") {
 		t.Errorf("after the answer the status still lists waiting servers:\n%s", st)
+	}
+}
+
+// A server the question starts runs in the session's sandbox when its
+// entry says "sandbox": true, as one /mcp trust starts does: it may write in
+// the project, not outside it.
+func TestH16_AServerTheAnswerStartsKeepsItsSandbox(t *testing.T) {
+	dir := questionProject(t)
+	outside := scratch.Dir(t)
+	data := `{"mcpServers":{"box":{"command":"sh","args":["-c","echo box >> started; touch ` + outside + `/planted"],"sandbox":true}}}`
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, q := openQuestion(t, dir, true)
+	if q == nil || len(q.Servers) != 1 {
+		t.Fatalf("question %+v", q)
+	}
+	if _, err := s.MCP().Answer(context.Background(), []string{"box"}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for started(t, dir) == "" && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := started(t, dir); got != "box" {
+		t.Fatalf("the server did not start after the answer: %q\n%s", got, s.MCP().Status())
+	}
+	if _, err := os.Stat(filepath.Join(outside, "planted")); err == nil {
+		t.Error("the server started by the answer ran outside the sandbox")
 	}
 }
