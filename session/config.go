@@ -141,9 +141,9 @@ func Load(o Options) (*Config, error) {
 	dir = settings.ProjectRoot(work, home)
 	paths := settings.DefaultPaths(dir)
 	paths.Extra = o.SettingsFile
-	if !o.TrustProject && !settings.IsTrusted(settings.TrustFile(paths), dir) {
-		paths.Untrusted = true
-		paths.TrustChanged = settings.TrustChanged(settings.TrustFile(paths), dir)
+	if !o.TrustProject {
+		trusted, changed := settings.TrustState(settings.TrustFile(paths), dir)
+		paths.Untrusted, paths.TrustChanged = !trusted, changed
 	}
 	s, err := settings.Load(dir, paths, o.NoClaudeSettings)
 	if err != nil {

@@ -23,21 +23,7 @@ import (
 // trusted (the keys are no power of the project's, see ProjectDigest, but
 // a new file changes the digest).
 func RecordMcpjsonAnswer(path string, enabled, disabled []string) error {
-	project := filepath.Dir(filepath.Dir(path))
-	trustFile := TrustFile(DefaultPaths(project))
-	keep := false
-	for _, f := range projectFiles(project) {
-		keep = keep || f.path == path
-	}
-	keep = keep && IsTrusted(trustFile, project)
-	if err := recordMcpjsonAnswer(path, enabled, disabled); err != nil {
-		return err
-	}
-	if keep {
-		_, err := SetTrust(trustFile, project, true)
-		return err
-	}
-	return nil
+	return keepingTrust(path, func() error { return recordMcpjsonAnswer(path, enabled, disabled) })
 }
 
 func recordMcpjsonAnswer(path string, enabled, disabled []string) error {

@@ -72,23 +72,51 @@ func readTrust(file string) (trustRecord, error) {
 // IsTrusted reports whether the person has trusted the project as its
 // settings files are now. A trust file that cannot be read trusts nothing.
 func IsTrusted(file, projectDir string) bool {
-	e, ok := trusted(file, projectDir)
-	if !ok || e.Digest == "" {
-		return false
-	}
-	d, err := ProjectDigest(projectDir)
-	return err == nil && d == e.Digest
+	ok, _ := TrustState(file, projectDir)
+	return ok
 }
 
 // TrustChanged reports whether the person trusted the project once and its
 // settings files now ask for something else, so the notices can say why
 // trust no longer holds.
 func TrustChanged(file, projectDir string) bool {
-	_, ok := trusted(file, projectDir)
-	return ok && !IsTrusted(file, projectDir)
+	_, changed := TrustState(file, projectDir)
+	return changed
 }
 
-func trusted(file, projectDir string) (trustEntry, bool) {
+// TrustState is IsTrusted and TrustChanged from one reading of the files.
+func TrustState(file, projectDir string) (trusted, changed bool) {
+	e, ok := trustedEntry(file, projectDir)
+	if !ok {
+		return false, false
+	}
+	d, err := ProjectDigest(projectDir)
+	trusted = e.Digest != "" && err == nil && d == e.Digest
+	return trusted, !trusted
+}
+
+// keepingTrust runs write, a change the person makes to a project's
+// settings file at path (an "Always" rule, an answer): when the person
+// trusted the project as it was, the trust follows the change.
+func keepingTrust(path string, write func() error) error {
+	project := filepath.Dir(filepath.Dir(path))
+	trustFile := TrustFile(DefaultPaths(project))
+	keep := false
+	for _, f := range projectFiles(project) {
+		keep = keep || f.path == path
+	}
+	keep = keep && IsTrusted(trustFile, project)
+	if err := write(); err != nil {
+		return err
+	}
+	if keep {
+		_, err := SetTrust(trustFile, project, true)
+		return err
+	}
+	return nil
+}
+
+func trustedEntry(file, projectDir string) (trustEntry, bool) {
 	r, err := readTrust(file)
 	if err != nil {
 		return trustEntry{}, false

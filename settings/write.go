@@ -8,7 +8,6 @@ import (
 	"github.com/seed92b641c3/workbench/internal/atomicfile"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 )
 
@@ -18,21 +17,7 @@ import (
 // is the person's own: when the file is a project's and the person trusted
 // the project as it was, the trust follows the change.
 func AddAllowRule(path, rule string) error {
-	project := filepath.Dir(filepath.Dir(path))
-	trustFile := TrustFile(DefaultPaths(project))
-	keep := false
-	for _, f := range projectFiles(project) {
-		keep = keep || f.path == path
-	}
-	keep = keep && IsTrusted(trustFile, project)
-	if err := addAllowRule(path, rule); err != nil {
-		return err
-	}
-	if keep {
-		_, err := SetTrust(trustFile, project, true)
-		return err
-	}
-	return nil
+	return keepingTrust(path, func() error { return addAllowRule(path, rule) })
 }
 
 func addAllowRule(path, rule string) error {
