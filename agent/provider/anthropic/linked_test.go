@@ -16,25 +16,12 @@ import (
 // here stand for them).
 func TestOnlyTheMessagesServiceIsLinked(t *testing.T) {
 	p := newProvider(t, "http://127.0.0.1:1")
-	linked.KeepAllMethods(p, os.Getenv("WORKBENCH_NO_SUCH_METHOD"))
-	fns, err := linked.Functions(
+	linked.OnlyUsed(t, p, os.Getenv("WORKBENCH_NO_SUCH_METHOD"),
+		"github.com/anthropics/anthropic-sdk-go/v2.(*MessageService).NewStreaming",
 		"github.com/anthropics/anthropic-sdk-go/v2.(*BetaService).",
 		"github.com/anthropics/anthropic-sdk-go/v2.(*ModelService).",
 		"github.com/anthropics/anthropic-sdk-go/v2.NewClient",
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(fns) > 0 {
-		t.Fatalf("the binary links %d functions of services the provider does not use, first %s", len(fns), fns[0])
-	}
-	used, err := linked.Functions("github.com/anthropics/anthropic-sdk-go/v2.(*MessageService).NewStreaming")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(used) == 0 {
-		t.Fatal("the line table shows no function of the Messages service: the check reads the wrong table")
-	}
 }
 
 // TestTheSDKsEnvironmentStaysOut: made without a client, the service

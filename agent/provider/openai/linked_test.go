@@ -19,26 +19,13 @@ func TestOnlyTheChatCompletionsServiceIsLinked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	linked.KeepAllMethods(p, os.Getenv("WORKBENCH_NO_SUCH_METHOD"))
-	fns, err := linked.Functions(
+	linked.OnlyUsed(t, p, os.Getenv("WORKBENCH_NO_SUCH_METHOD"),
+		"github.com/openai/openai-go/v3.(*ChatCompletionService).NewStreaming",
 		"github.com/openai/openai-go/v3.(*BetaService).",
 		"github.com/openai/openai-go/v3.(*VideoService).",
 		"github.com/openai/openai-go/v3/realtime.(*RealtimeService).",
 		"github.com/openai/openai-go/v3.NewClient",
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(fns) > 0 {
-		t.Fatalf("the binary links %d functions of services the provider does not use, first %s", len(fns), fns[0])
-	}
-	used, err := linked.Functions("github.com/openai/openai-go/v3.(*ChatCompletionService).NewStreaming")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(used) == 0 {
-		t.Fatal("the line table shows no function of the chat completions service: the check reads the wrong table")
-	}
 }
 
 // TestTheSDKsEnvironmentDefaultsStillApply: made without a client, the
