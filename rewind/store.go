@@ -76,6 +76,9 @@ type Store struct {
 
 	log     *checkpointLog
 	exclude []byte // the info/exclude last written
+	// nested are the directories holding a repository of their own,
+	// never recorded (gitlinks.go).
+	nested []string
 }
 
 // Open opens (creating on first use) the store in o.Dir.
@@ -217,8 +220,15 @@ func (s *Store) snapshot(ctx context.Context) (tree, warning string, err error) 
 	if err := s.syncExcludes(); err != nil {
 		return "", "", err
 	}
-	if _, err := s.git.run(ctx, nil, "add", "-A", "--ignore-errors", "--", "."); err != nil {
+	if err := s.dropGitlinks(ctx); err != nil {
+		return "", "", err
+	}
+	if _, err := s.git.run(ctx, s.addPathspec(), "add", "-A", "--ignore-errors",
+		"--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 		warning = err.Error()
+	}
+	if err := s.dropGitlinks(ctx); err != nil {
+		return "", "", err
 	}
 	tree, err = s.git.line(ctx, nil, "write-tree")
 	if err != nil {
