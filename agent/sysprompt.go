@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -64,10 +65,16 @@ func GatherFactsIn(ctx context.Context, d FactsDirs) Facts {
 	}
 	gctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(gctx, "git", "status", "--short", "--branch")
+	// Outside any sandbox, git must not run what a command of an earlier
+	// session could have planted: an fsmonitor, a nested repository's
+	// filters (status asks each submodule), a commondir sending git to
+	// another config.
+	cmd := exec.CommandContext(gctx, "git", "-c", "core.fsmonitor=false", "status", "--short", "--branch", "--ignore-submodules=all")
 	cmd.Dir = workDir
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
-	if out, err := cmd.Output(); err == nil {
+	if planted := plantedCommondir(workDir); planted != "" {
+		f.GitStatus = "(not read: " + planted + " sends git to another directory's config, which a command may have planted; remove it if you did not make it)"
+	} else if out, err := cmd.Output(); err == nil {
 		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 		if len(lines) > 20 {
 			lines = append(lines[:20], fmt.Sprintf("... and %d more changed files", len(lines)-20))
@@ -120,4 +127,26 @@ func SystemPrompt(f Facts) string {
 		fmt.Fprintf(&b, "\n<%s %s>\n%s\n</%s>\n", tag, attrs, strings.TrimSpace(m.Content), tag)
 	}
 	return b.String()
+}
+
+// plantedCommondir is the commondir file of the git directory git would use
+// in dir, when that is a repository's own .git directory (only a linked
+// worktree's git directory has one), or "".
+func plantedCommondir(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		dotGit := filepath.Join(d, ".git")
+		if fi, err := os.Stat(dotGit); err == nil {
+			if !fi.IsDir() {
+				return "" // a worktree: its git directory's commondir is git's own
+			}
+			p := filepath.Join(dotGit, "commondir")
+			if _, err := os.Lstat(p); err == nil {
+				return p
+			}
+			return ""
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }

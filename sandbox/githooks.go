@@ -50,30 +50,55 @@ func gitProtectedExtra(root string, gitDirs []string) []string {
 
 // appendModules adds the hooks and config of every git directory below dir.
 func appendModules(out []string, dir string, depth int) []string {
+	for _, sub := range moduleGitDirs(dir, depth) {
+		hooks := filepath.Join(sub, "hooks")
+		if _, err := os.Lstat(hooks); os.IsNotExist(err) {
+			_ = os.Mkdir(hooks, 0o755)
+		}
+		out = appendReal(out, hooks)
+		out = appendGitFiles(out, sub)
+	}
+	return out
+}
+
+// moduleGitDirs are the submodules' git directories below dir (a
+// repository's modules directory), nested ones included.
+func moduleGitDirs(dir string, depth int) []string {
 	if depth > maxModuleDepth {
-		return out
+		return nil
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return out
+		return nil
 	}
+	var out []string
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
 		}
 		sub := filepath.Join(dir, e.Name())
 		if _, err := os.Lstat(filepath.Join(sub, "HEAD")); err == nil {
-			hooks := filepath.Join(sub, "hooks")
-			if _, err := os.Lstat(hooks); os.IsNotExist(err) {
-				_ = os.Mkdir(hooks, 0o755)
-			}
-			out = appendReal(out, hooks)
-			out = appendReal(out, filepath.Join(sub, "config"))
-			out = appendModules(out, filepath.Join(sub, "modules"), depth+1)
+			out = append(out, sub)
+			out = append(out, moduleGitDirs(filepath.Join(sub, "modules"), depth+1)...)
 			continue
 		}
 		// A submodule named a/b has its git directory at modules/a/b.
-		out = appendModules(out, sub, depth+1)
+		out = append(out, moduleGitDirs(sub, depth+1)...)
+	}
+	return out
+}
+
+// gitRedirects are the files of a git directory that make git read its
+// config from elsewhere (commondir) or pick drivers by path
+// (info/attributes): read-only where they exist, like the config itself.
+var gitRedirects = []string{"commondir", filepath.Join("info", "attributes")}
+
+// appendGitFiles adds a git directory's config and the files that
+// redirect it (gitRedirects).
+func appendGitFiles(out []string, gitDir string) []string {
+	out = appendReal(out, filepath.Join(gitDir, "config"))
+	for _, name := range gitRedirects {
+		out = appendReal(out, filepath.Join(gitDir, name))
 	}
 	return out
 }

@@ -374,7 +374,7 @@ func protectedIn(root string) []string {
 			_ = os.Mkdir(hooks, 0o755)
 		}
 		out = appendReal(out, hooks)
-		out = appendReal(out, filepath.Join(gitDir, "config"))
+		out = appendGitFiles(out, gitDir)
 		out = appendReal(out, filepath.Join(gitDir, "config.worktree"))
 	}
 	out = append(out, gitProtectedExtra(root, dirs)...)

@@ -86,6 +86,10 @@ type Sandbox struct {
 	sealed     []string
 	// layers are the private layers over the tool caches.
 	layers cacheLayers
+	// plantsAtStart are the git redirect files there before any command
+	// (gitplant.go); plantNotes say what was removed since (under mu).
+	plantsAtStart []string
+	plantNotes    []string
 }
 
 // New resolves p and checks that this machine can enforce it. A machine
@@ -102,6 +106,7 @@ func New(p Policy, o Options) (*Sandbox, error) {
 	if r.Mode == Off {
 		return s, nil
 	}
+	s.plantsAtStart = existingPlants(r.Roots)
 	s.backend = newBackend(o.Launcher)
 	if r.Net == NetDomains {
 		s.proxy = &Proxy{Domains: r.Domains, Dial: o.Dial}
@@ -246,6 +251,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) (release func(), err error) {
 	return func() {
 		prepared()
 		s.layers.put(r.Layers)
+		s.removePlants()
 	}, nil
 }
 

@@ -214,6 +214,9 @@ type outcome struct {
 	// refusal the sandbox caused; where says where the command ran.
 	explain func(output string) string
 	where   string
+	// plants, when set, says what the sandbox removed after the command
+	// because git would have run it outside (sandbox.PlantNotes).
+	plants func() []string
 }
 
 // sandbox notes where the command ran and how to explain its refusals.
@@ -221,6 +224,7 @@ func (o *outcome) sandbox(c config, input json.RawMessage, dir string) {
 	o.where = c.sandboxLabel(input)
 	if o.where == "inside" {
 		o.explain = func(out string) string { return c.explain(input, out, dir) }
+		o.plants = c.sandbox.PlantNotes
 	}
 }
 
@@ -260,6 +264,11 @@ func (o outcome) result(capture *tools.Capture, timeout time.Duration) tools.Res
 		res.Text = note
 	case text == "":
 		res.Text = "(no output)"
+	}
+	if o.plants != nil {
+		for _, n := range o.plants() {
+			res.Text += "\n[" + n + "]"
+		}
 	}
 	res.Meta, _ = json.Marshal(m)
 	return res

@@ -150,3 +150,23 @@ func TestH16_BackgroundBashRefusalsExplainThemselves(t *testing.T) {
 		t.Error("a background command wrote outside the workspace")
 	}
 }
+
+// A Bash command that plants a commondir in the workspace's .git gets a
+// result that says the sandbox removed it (sandbox/gitplant.go).
+func TestH16_BashSaysWhenTheSandboxRemovedAPlantedCommondir(t *testing.T) {
+	t.Parallel()
+	ws, outside, sb := sandboxFixture(t)
+	if err := os.MkdirAll(filepath.Join(ws, ".git", "objects"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(ws, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	os.WriteFile(filepath.Join(ws, ".git", "config"), []byte("[core]\n"), 0o644)
+	res := call(t, Bash(WithSandbox(sb, true)), &tools.Context{WorkDir: ws},
+		map[string]any{"command": `python3 -c "open('.git/commondir','w').write('` + outside + `')"`})
+	if !strings.Contains(res.Text, ".git/commondir") || !strings.Contains(res.Text, "Workbench removed it") {
+		t.Errorf("the result does not say the commondir was removed: %q", res.Text)
+	}
+	if _, err := os.Stat(filepath.Join(ws, ".git", "commondir")); err == nil {
+		t.Error("the planted commondir is still there")
+	}
+}

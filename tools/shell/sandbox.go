@@ -19,6 +19,9 @@ type Sandbox interface {
 	Explain(output, dir string) string
 	// Active reports whether commands run confined.
 	Active() bool
+	// PlantNotes says, once, what the sandbox removed after commands
+	// ended because git would have run it outside the sandbox.
+	PlantNotes() []string
 }
 
 // Option configures the Bash tool.

@@ -1,0 +1,80 @@
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A commondir a command makes in the workspace's git directory (or a
+// submodule's) would send the person's next `git status` to a config of
+// the command's making, with an fsmonitor or filters that run outside the
+// sandbox: it is gone once the command ends, and the note says so. A
+// worktree's own commondir, there before, stays and is read-only, and so
+// is info/attributes.
+func TestH16_APlantedCommondirIsRemovedWhenTheCommandEnds(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	f := newFixture(t)
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+		return string(out)
+	}
+	git(f.ws, "init", "-q")
+	os.MkdirAll(filepath.Join(f.ws, ".git", "modules", "lib"), 0o755)
+	os.WriteFile(filepath.Join(f.ws, ".git", "modules", "lib", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	os.WriteFile(filepath.Join(f.ws, ".git", "info", "attributes"), []byte("*.txt text\n"), 0o644)
+	evil := filepath.Join(f.outside, "evil")
+	marker := filepath.Join(f.outside, "ran")
+	os.MkdirAll(evil, 0o755)
+	os.WriteFile(filepath.Join(evil, "config"), []byte("[core]\n\tfsmonitor = \"touch "+marker+"; false\"\n"), 0o644)
+
+	s := newSandbox(t, f.policy(), Options{})
+	mustFail(t, s, f.ws, `echo '* filter=x' > .git/info/attributes`)
+	for _, script := range []string{
+		`echo ` + evil + ` > .git/commondir`,
+		`python3 -c "open('.git/modules/lib/commondir', 'w').write('` + evil + `')"`,
+	} {
+		mustPass(t, s, f.ws, script)
+		notes := strings.Join(s.PlantNotes(), "\n")
+		if !strings.Contains(notes, "commondir") || !strings.Contains(notes, "removed") {
+			t.Errorf("%q: no note of the removal: %q", script, notes)
+		}
+	}
+	for _, p := range []string{".git/commondir", ".git/modules/lib/commondir"} {
+		if exists(filepath.Join(f.ws, p)) {
+			t.Errorf("%s is still there after the command", p)
+		}
+	}
+	git(f.ws, "status")
+	if exists(marker) {
+		t.Fatal("the person's git status ran the planted config")
+	}
+	if n := s.PlantNotes(); len(n) != 0 {
+		t.Errorf("notes handed out twice: %q", n)
+	}
+
+	// A linked worktree's commondir is the person's: it stays, read-only.
+	git(f.ws, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "one")
+	wt := filepath.Join(f.outside, "wt")
+	git(f.ws, "worktree", "add", "-q", wt)
+	ws := newSandbox(t, Policy{Roots: []string{wt}, Home: f.home, Caches: []string{}}, Options{})
+	common := filepath.Join(f.ws, ".git", "worktrees", "wt", "commondir")
+	before, _ := os.ReadFile(common)
+	mustFail(t, ws, wt, `echo `+evil+` > `+common)
+	mustPass(t, ws, wt, `true`)
+	if after, _ := os.ReadFile(common); string(after) != string(before) || len(before) == 0 {
+		t.Errorf("the worktree's commondir changed: %q -> %q", before, after)
+	}
+	if n := ws.PlantNotes(); len(n) != 0 {
+		t.Errorf("the worktree's own commondir was reported: %q", n)
+	}
+}
