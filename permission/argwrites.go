@@ -32,40 +32,54 @@ type writer struct {
 	long  map[string]bool
 }
 
-// Long options shared by the coreutils that copy, move and link.
-var copyLong = map[string]bool{
-	"target-directory": true, "suffix": true, "backup": false, "no-target-directory": false,
-	"sparse": true, "no-preserve": true, "preserve": false, "reflink": false, "update": false,
-	"context": false, "mode": true, "owner": true, "group": true, "strip-program": true,
-}
-
-// installLong adds install's --directory to the shared options.
-var installLong = func() map[string]bool {
-	m := map[string]bool{"directory": false}
-	for k, v := range copyLong {
-		m[k] = v
+// longs builds a long-option table (name -> takes a value) from the names
+// that take one and those that do not.
+func longs(valued, plain string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(valued) {
+		m[n] = true
+	}
+	for _, n := range strings.Fields(plain) {
+		m[n] = false
 	}
 	return m
-}()
+}
 
-// fileWriters are the programs checked, by base name.
+// fileWriters are the programs checked, by base name. Each table holds
+// every long option of the program (GNU coreutils 9), so an abbreviation
+// resolves as getopt_long resolves it: `cp a --o F` is --one-file-system,
+// not an option of install's that would take F as its value. An optional
+// value (`--backup[=CONTROL]`) is only ever attached.
 var fileWriters = map[string]writer{
-	"rm":       {kind: allOperands},
-	"rmdir":    {kind: allOperands},
-	"unlink":   {kind: allOperands},
-	"shred":    {kind: allOperands, short: "ns", long: map[string]bool{"iterations": true, "size": true, "random-source": true, "remove": false}},
-	"touch":    {kind: allOperands, short: "drt", long: map[string]bool{"date": true, "reference": true, "time": true}},
-	"mkdir":    {kind: allOperands, short: "m", long: map[string]bool{"mode": true, "context": false}},
-	"truncate": {kind: allOperands, short: "sr", long: map[string]bool{"size": true, "reference": true}},
-	"tee":      {kind: allOperands, long: map[string]bool{"output-error": false}},
-	"mv":       {kind: allOperands, short: "St", long: copyLong}, // the sources are gone afterwards
-	"cp":       {kind: lastOperand, short: "St", long: copyLong},
-	"ln":       {kind: lastOperand, short: "St", long: copyLong},
-	"install":  {kind: lastOperand, short: "gmoSt", long: installLong},
-	"rsync":    {kind: lastOperand, short: "eTfB", long: map[string]bool{"rsh": true, "temp-dir": true, "filter": true, "exclude": true, "include": true, "backup-dir": true, "suffix": true, "rsync-path": true, "partial-dir": true, "log-file": true, "password-file": true, "files-from": true, "exclude-from": true, "include-from": true, "chmod": true, "chown": true, "compare-dest": true, "copy-dest": true, "link-dest": true, "out-format": true, "max-size": true, "min-size": true, "timeout": true, "port": true, "bwlimit": true}},
-	"chmod":    {kind: afterFirst, long: map[string]bool{"reference": true}},
-	"chown":    {kind: afterFirst, long: map[string]bool{"reference": true, "from": true}},
-	"chgrp":    {kind: afterFirst, long: map[string]bool{"reference": true}},
+	"rm": {kind: allOperands, long: longs("", "dir force interactive no-preserve-root one-file-system "+
+		"preserve-root recursive verbose help version")},
+	"rmdir":  {kind: allOperands, long: longs("", "ignore-fail-on-non-empty parents verbose help version")},
+	"unlink": {kind: allOperands, long: longs("", "help version")},
+	"shred": {kind: allOperands, short: "ns", long: longs("iterations random-source size",
+		"exact force remove verbose zero help version")},
+	"touch": {kind: allOperands, short: "drt", long: longs("date reference time",
+		"no-create no-dereference help version")},
+	"mkdir": {kind: allOperands, short: "m", long: longs("mode", "context parents verbose help version")},
+	"truncate": {kind: allOperands, short: "rs", long: longs("reference size",
+		"io-blocks no-create help version")},
+	"tee": {kind: allOperands, long: longs("", "append ignore-interrupts output-error help version")},
+	"mv": {kind: allOperands, short: "St", long: longs("suffix target-directory", // the sources are gone afterwards
+		"backup context force interactive no-clobber no-target-directory strip-trailing-slashes update "+
+			"verbose exchange no-copy debug help version")},
+	"cp": {kind: lastOperand, short: "St", long: longs("no-preserve sparse suffix target-directory",
+		"archive attributes-only backup context copy-contents dereference force interactive link "+
+			"no-clobber no-dereference no-target-directory one-file-system parents preserve recursive "+
+			"reflink remove-destination strip-trailing-slashes symbolic-link update verbose keep-directory-symlink debug help version")},
+	"ln": {kind: lastOperand, short: "St", long: longs("suffix target-directory",
+		"backup directory force interactive logical no-dereference no-target-directory physical relative "+
+			"symbolic verbose help version")},
+	"install": {kind: lastOperand, short: "gmoSt", long: longs("group mode owner strip-program suffix target-directory",
+		"backup compare context directory no-target-directory preserve-context preserve-timestamps strip "+
+			"verbose debug help version")},
+	"rsync": {kind: lastOperand, short: "eTfBM@", long: map[string]bool{"rsh": true, "temp-dir": true, "filter": true, "exclude": true, "include": true, "backup-dir": true, "suffix": true, "rsync-path": true, "partial-dir": true, "log-file": true, "password-file": true, "files-from": true, "exclude-from": true, "include-from": true, "chmod": true, "chown": true, "compare-dest": true, "copy-dest": true, "link-dest": true, "out-format": true, "max-size": true, "min-size": true, "timeout": true, "port": true, "bwlimit": true}},
+	"chmod": {kind: afterFirst, long: map[string]bool{"reference": true}},
+	"chown": {kind: afterFirst, long: map[string]bool{"reference": true, "from": true}},
+	"chgrp": {kind: afterFirst, long: map[string]bool{"reference": true}},
 }
 
 // argWrites returns the files a command (its words after expansion,
@@ -97,6 +111,8 @@ func optionWrites(prog string, wr writer, words []string) (files []string, blind
 	var operands, targets []string
 	dirsOnly := false // install -d: every operand is a directory it creates
 	reference := false
+	var extra []string // values of long options the table does not know
+	unknownLong := false
 	for i := 1; i < len(words); i++ {
 		a := words[i]
 		switch {
@@ -110,11 +126,15 @@ func optionWrites(prog string, wr writer, words []string) (files []string, blind
 				if prog == "chmod" || prog == "chown" || prog == "chgrp" {
 					break
 				}
-				// Unknown or ambiguous: getopt refuses it, so the
-				// command does not run; read its value as a file.
+				// Unknown or ambiguous: getopt refuses it and the
+				// command does not run, unless the program is newer than
+				// the table. Its value may then be a file, and the next
+				// word may be its value or an operand, so for a program
+				// that writes its last operand every operand may be it.
 				if hasVal {
-					targets = append(targets, val)
+					extra = append(extra, val)
 				}
+				unknownLong = true
 				break
 			}
 			if wr.long[full] && !hasVal && i+1 < len(words) {
@@ -149,6 +169,9 @@ func optionWrites(prog string, wr writer, words []string) (files []string, blind
 				}
 				switch c {
 				case 't':
+					if prog == "touch" {
+						break // touch -t STAMP
+					}
 					targets = append(targets, val)
 				case 'S':
 					if strings.Contains(val, "/") {
@@ -165,6 +188,12 @@ func optionWrites(prog string, wr writer, words []string) (files []string, blind
 			operands = append(operands, a)
 		}
 	}
+	defer func() {
+		files = append(files, extra...)
+		if unknownLong && wr.kind == lastOperand {
+			files = append(files, operands...)
+		}
+	}()
 	if prog == "ln" {
 		return append(files, lnWrites(words, operands, targets)...), false
 	}

@@ -197,12 +197,27 @@ func (w *walker) argWrites(words []string, globs []*syntax.Word, d dirs) {
 
 // findCommands adds the commands a find runs as parts of their own (so
 // each must be allowed, and deny rules see them), with writes checked as if
-// {} were each of its roots, and records what it deletes or writes.
+// {} were each of its roots, and records what it deletes or writes. When
+// find may reach files that are not beneath its roots (findActions), a
+// delete or a command that writes its {} writes somewhere unknown.
 func (w *walker) findCommands(args []string, p part, d dirs) {
-	roots, cmds, writes := findActions(args)
+	roots, cmds, writes, deletes, beyond := findActions(args)
 	for _, f := range writes {
 		w.writeTarget(f, "find", d, nil)
 	}
+	if deletes {
+		for _, r := range roots {
+			w.writeTarget(r, "find", d, nil)
+		}
+	}
+	before := len(w.a.writes)
+	defer func() {
+		// Below links it follows, or from a list in a file, the files it
+		// deletes or hands to a writer are not its roots.
+		if beyond && (deletes || len(w.a.writes) > before) {
+			w.a.blindWrite = true
+		}
+	}()
 	for _, c := range cmds {
 		fp := part{text: strings.Join(c.words, " "), src: strings.Join(c.words, " "), words: c.words,
 			extra: []string{p.text}, envPrefix: p.envPrefix}
@@ -229,44 +244,6 @@ func (w *walker) findCommands(args []string, p part, d dirs) {
 			}
 		}
 	}
-}
-
-// setsVariables reports whether a builtin assigns a variable that is not
-// shell-local (`read PAGER`, `printf -v GIT_DIR`, `getopts o PATH`), which
-// changes what later commands see in their environment.
-func setsVariables(vals []string) bool {
-	if len(vals) < 2 {
-		return false
-	}
-	switch vals[0] {
-	case "read":
-		for i := 1; i < len(vals); i++ {
-			v := vals[i]
-			if strings.HasPrefix(v, "-") {
-				if strings.ContainsAny(v[len(v)-1:], "adinpstu") {
-					if strings.HasSuffix(v, "a") && i+1 < len(vals) && !shellLocal(vals[i+1]) {
-						return true
-					}
-					i++ // the option's value
-				}
-				continue
-			}
-			if !shellLocal(v) {
-				return true
-			}
-		}
-	case "printf":
-		return vals[1] == "-v" && len(vals) > 2 && !shellLocal(vals[2])
-	case "getopts":
-		return len(vals) > 2 && !shellLocal(vals[2])
-	case "wait":
-		for i := 1; i+1 < len(vals); i++ {
-			if vals[i] == "-p" && !shellLocal(vals[i+1]) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // cd returns where `cd ARGS` run in d goes when it succeeds. A relative

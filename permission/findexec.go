@@ -7,7 +7,7 @@ import (
 
 // find runs commands of its own (-exec, -execdir, -ok, -okdir) on the files
 // it finds, deletes them (-delete) and writes files (-fprint, -fprint0,
-// -fprintf, -fls). findParts returns the commands it runs, each with the
+// -fprintf, -fls). findActions returns the commands it runs, each with the
 // find's roots standing for the `{}` they get, and the files it writes.
 
 // findCommand is one command find runs for the files it finds.
@@ -16,11 +16,18 @@ type findCommand struct {
 }
 
 // findActions reads a find command line: its roots, the commands it runs
-// and the files it writes or deletes under.
-func findActions(args []string) (roots []string, cmds []findCommand, writes []string) {
+// and the files it writes, and whether it deletes what it finds. beyond is set when the files
+// find visits are not all beneath the roots as the policy resolves them:
+// it follows symbolic links below them (-L, -follow: a link in the
+// workspace leads anywhere), or takes its starting points from a file
+// (-files0-from), which the line does not show.
+func findActions(args []string) (roots []string, cmds []findCommand, writes []string, deletes, beyond bool) {
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
+		if a == "-L" {
+			beyond = true
+		}
 		if a == "-H" || a == "-L" || a == "-P" || strings.HasPrefix(a, "-O") || strings.HasPrefix(a, "-D") {
 			if a == "-D" && i+1 < len(args) {
 				i++
@@ -51,15 +58,21 @@ func findActions(args []string) (roots []string, cmds []findCommand, writes []st
 			}
 			i = j
 		case "-delete":
-			writes = append(writes, roots...)
+			deletes = true
+		case "-follow":
+			beyond = true
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			if i+1 < len(args) {
 				writes = append(writes, args[i+1])
 				i++
 			}
+		default:
+			if strings.HasPrefix(a, "-files0-from") {
+				beyond = true
+			}
 		}
 	}
-	return roots, cmds, writes
+	return roots, cmds, writes, deletes, beyond
 }
 
 // placeholder replaces find's {} in words with root.

@@ -89,7 +89,8 @@ func optionValues(words []string) (files, cmds []string, blind bool) {
 	case "tar", "bsdtar":
 		return tarOptionValues(words[1:])
 	case "unzip":
-		return unzipWrites(words[1:]), nil, false
+		files, blind := unzipWrites(words[1:])
+		return files, nil, blind
 	case "uniq":
 		return uniqWrites(words[1:]), nil, false
 	}
@@ -491,25 +492,60 @@ func tarOptionValues(args []string) (files, cmds []string, blind bool) {
 	return files, cmds, blind
 }
 
-// unzipWrites returns the directory unzip extracts into (-d DIR, else the
-// working directory), or nothing when it only lists, tests or prints.
-func unzipWrites(args []string) []string {
-	dir := "."
+// unzipWrites returns the directory unzip extracts into, else the working
+// directory, and nothing when it only lists, tests or prints. unzip reads
+// its options in clusters before the archive (`-qod DIR`), and -d also
+// after it and after the names of -x (`unzip a.zip -x b -d DIR`), so any
+// -d is read as the directory. -: lets member names climb out of it with
+// ../, so what it writes is unknown; -T sets the archive's own time.
+func unzipWrites(args []string) (files []string, blind bool) {
+	dir, archive, excluding := ".", "", false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		switch {
-		case a == "-d" && i+1 < len(args):
-			dir = args[i+1]
-			i++
-		case strings.HasPrefix(a, "-d") && len(a) > 2:
-			dir = a[2:]
-		case a == "-x":
-			i = len(args) // the names to leave out follow
-		case strings.HasPrefix(a, "-") && strings.ContainsAny(a[1:], "lptvcZz"):
-			return nil
+		if len(a) < 2 || a[0] != '-' {
+			if archive == "" && !excluding {
+				archive = a
+			}
+			continue
+		}
+		if a == "-x" {
+			excluding = true
+			continue
+		}
+		options := archive == "" && !excluding // a cluster of options, not a name
+		for j := 1; j < len(a); j++ {
+			c := a[j]
+			switch {
+			case c == 'd' && (options || j == 1):
+				if v := a[j+1:]; v != "" {
+					dir = v
+				} else if i+1 < len(args) {
+					i++
+					dir = args[i]
+				}
+				j = len(a) // the rest is the directory
+			case !options:
+				j = len(a) // a name, only -d counts here
+			case strings.IndexByte("lptvcZz", c) >= 0:
+				return nil, false
+			case c == ':':
+				blind = true
+			case c == 'T':
+				files = append(files, archiveOperand(args[i+1:]))
+			}
 		}
 	}
-	return []string{dir}
+	return append(files, dir), blind
+}
+
+// archiveOperand returns the first word of args that is not an option.
+func archiveOperand(args []string) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
 }
 
 // uniqWrites returns uniq's output file, its second operand.

@@ -1,0 +1,78 @@
+package permission
+
+import (
+	"testing"
+)
+
+// The red team of session 6 found these spellings; each test holds one
+// class closed with the spellings that got through.
+
+// unzip reads -d in a cluster of options before the archive (`-qod DIR`)
+// and also after the names -x leaves out; -: lets member names climb out
+// of the directory with ../. `unzip a.zip -x b -d OUT` extracted OUT
+// while only the working directory was checked.
+func TestH15_UnzipDirectoryWhereverUnzipReadsIt(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(unzip:*)", "Bash(rsync:*)"}})
+	for _, cmd := range []string{
+		`unzip src/a.zip -x b -d OUT`, `unzip src/a.zip -x -l -d OUT`, `unzip -qod OUT src/a.zip`,
+		`unzip -qodOUT src/a.zip`, `unzip -: src/a.zip`, `unzip -o: src/a.zip -d src`, `unzip -T OUT/a.zip`,
+		// rsync writes its last operand; an option the table does not
+		// know may or may not take the word after it.
+		`rsync src/a.txt OUT/ --info progress2`, `rsync src/a.txt OUT/x -M --fake-super`,
+		`rsync src/a.txt OUT/x --new-option=y`,
+	} {
+		cmd = replaceOut(cmd, outside)
+		for _, mode := range []Mode{ModeDefault, ModeBypass} {
+			if d := evalIn(p, project, mode, cmd); d.Behavior != Ask {
+				t.Errorf("%s, %s: %s by %q (%s), want ask", mode, cmd, d.Behavior, d.Rule, d.Message)
+			}
+		}
+	}
+	for _, cmd := range []string{
+		`unzip src/a.zip`, `unzip -o src/a.zip -d src`, `unzip -qod src src/a.zip`, `unzip src/a.zip -x b`,
+		`unzip -l OUT/a.zip`, `unzip -t OUT/a.zip`, `rsync -av src/ build/`,
+	} {
+		cmd = replaceOut(cmd, outside)
+		if d := evalIn(p, project, ModeDefault, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}
+
+// Builtins that assign variables are read as bash reads their options:
+// `read -s PATH` (-s takes no value; PATH was taken for one) and
+// `printf -vPATH` (the name attached) set PATH, so ls ran from wherever
+// the line said. Assignments through `builtin`/`command` and exports of
+// lower-case names that programs read (npm_config_*) count too.
+func TestH15_BuiltinsThatAssignReadAsBashReadsThem(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	p := newPolicy(t, []string{root}, rules{allow: []string{"Bash(read:*)", "Bash(printf:*)", "Bash(wait:*)",
+		"Bash(mapfile:*)", "Bash(readarray:*)", "Bash(getopts:*)", "Bash(builtin:*)", "Bash(command:*)",
+		"Bash(ls:*)", "Bash(npm test)", "Bash(echo:*)"}})
+	for _, cmd := range []string{
+		`read -s PATH <<< /tmp/evil; ls`, `read -rs PATH <<< /tmp/evil; ls`, `read -ers -- PATH <<< /tmp/evil; ls`,
+		`read -sd : PATH <<< /tmp/evil; ls`, `read -N 9 PATH <<< /tmp/evil; ls`, `read -ra PATH <<< /tmp/evil; ls`,
+		`read -r line PATH <<< 'a /tmp/evil'; ls`, `printf -vPATH /tmp/evil; ls`, `printf -v PATH /tmp/evil; ls`,
+		`wait -np PATH; ls`, `wait -pPATH; ls`, `mapfile -t PATH <<< /tmp/evil; ls`, `readarray -t PATH <<< x; ls`,
+		`mapfile -tu 0 PATH <<< x; ls`, `getopts o PATH; ls`, `builtin export PATH=/tmp/evil; ls`,
+		`command export PATH=/tmp/evil; ls`, `builtin declare -x PATH=/tmp/evil; ls`,
+		`builtin read -s PATH <<< /tmp/evil; ls`, `command printf -vPATH /tmp/evil; ls`,
+		`builtin export npm_config_script_shell=/tmp/evil; npm test`, `read -q PATH; ls`,
+	} {
+		if d := evalIn(p, root, ModeDefault, cmd); d.Behavior == Allow {
+			t.Errorf("%s: allowed by %q (%s), want ask", cmd, d.Rule, d.Message)
+		}
+	}
+	for _, cmd := range []string{
+		`read -s -r line < /dev/null; echo "$line"`, `read -t 1 -p prompt -r line < /dev/null`, `read -r`,
+		`printf -vx %s y; echo "$x"`, `mapfile -t lines < /dev/null`, `mapfile -t`, `wait -n`, `getopts ab opt`,
+		`builtin export LANG=C; ls`,
+	} {
+		if d := evalIn(p, root, ModeDefault, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}
