@@ -266,30 +266,47 @@ var sedLong = map[string]bool{
 	"follow-symlinks": false, "binary": false, "help": false, "version": false,
 }
 
-// sedReads returns the files a sed command's script reads with r and R,
-// as far as the script can be read.
-func sedReads(args []string) []string {
-	var scripts, operands []string
+// sedArgs is a sed command line as GNU sed's getopt reads it.
+type sedArgs struct {
+	scripts  []string // the values of -e and --expression, in order
+	operands []string // the other words: the script when there is no -e, then files
+	inPlace  bool     // -i, --in-place
+	fromFile bool     // -f, --file: the script is in a file
+	sandbox  bool     // --sandbox refuses e, r and w
+	// suffixDir is set when -i's backup suffix names a directory.
+	suffixDir bool
+	// unknown is set for a long option getopt would refuse.
+	unknown bool
+}
+
+// readSedArgs reads sed's options: clustered short options, where -i takes
+// the rest of its word as a backup suffix and -e, -f, -l a value; long
+// options by any unambiguous prefix; `--`.
+func readSedArgs(args []string) sedArgs {
+	var s sedArgs
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			operands = append(operands, args[i+1:]...)
+			s.operands = append(s.operands, args[i+1:]...)
 			i = len(args)
 		case strings.HasPrefix(a, "--"):
 			name, val, hasVal := strings.Cut(a[2:], "=")
 			full, ok := longOption(name, sedLong)
-			if ok && sedLong[full] && !hasVal && i+1 < len(args) {
+			if !ok {
+				s.unknown = true
+				continue
+			}
+			if sedLong[full] && !hasVal && i+1 < len(args) {
 				i++
 				val = args[i]
 			}
-			if ok && full == "expression" {
-				scripts = append(scripts, val)
-			}
+			s.set(full, val)
 		case len(a) > 1 && a[0] == '-':
 			for j := 1; j < len(a); j++ {
 				c := a[j]
 				if c == 'i' {
+					s.set("in-place", a[j+1:]) // the rest is the backup suffix
 					break
 				}
 				if strings.IndexByte(sedShort, c) >= 0 {
@@ -298,18 +315,43 @@ func sedReads(args []string) []string {
 						i++
 						val = args[i]
 					}
-					if c == 'e' {
-						scripts = append(scripts, val)
-					}
+					s.set(sedShortNames[c], val)
 					break
 				}
 			}
 		default:
-			operands = append(operands, a)
+			s.operands = append(s.operands, a)
 		}
 	}
-	if len(scripts) == 0 && len(operands) > 0 {
-		scripts = operands[:1]
+	return s
+}
+
+// sedShortNames are the long names of the short options readSedArgs
+// records.
+var sedShortNames = map[byte]string{'e': "expression", 'f': "file", 'l': "line-length"}
+
+// set records the option name (a long name) with its value.
+func (s *sedArgs) set(name, val string) {
+	switch name {
+	case "expression":
+		s.scripts = append(s.scripts, val)
+	case "file":
+		s.fromFile = true
+	case "in-place":
+		s.inPlace = true
+		s.suffixDir = s.suffixDir || strings.Contains(val, "/")
+	case "sandbox":
+		s.sandbox = true
+	}
+}
+
+// sedReads returns the files a sed command's script reads with r and R,
+// as far as the script can be read.
+func sedReads(args []string) []string {
+	s := readSedArgs(args)
+	scripts := s.scripts
+	if len(scripts) == 0 && len(s.operands) > 0 {
+		scripts = s.operands[:1]
 	}
 	var reads []string
 	for _, sc := range scripts {
@@ -324,77 +366,21 @@ func sedReads(args []string) []string {
 // sedWrites finds the files sed writes: the operands of `sed -i` (which
 // edits them in place, with a backup next to them when a suffix is given)
 // and the files of the script's w commands and s///w flags. A script read
-// from a file, or one that runs commands (e, s///e), is unknown.
+// from a file, or one that runs commands (e, s///e), is unknown, and so is
+// a line getopt would refuse: it is not guessed at.
 func sedWrites(args []string) (files []string, blind, runs bool) {
-	inPlace, sandbox := false, false
-	var scripts, operands []string
-	fromFile := false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			operands = append(operands, args[i+1:]...)
-			i = len(args)
-		case strings.HasPrefix(a, "--"):
-			name, val, hasVal := strings.Cut(a[2:], "=")
-			full, ok := longOption(name, sedLong)
-			if !ok {
-				return nil, true, false // getopt would refuse it; do not guess
-			}
-			if sedLong[full] && !hasVal && i+1 < len(args) {
-				i++
-				val = args[i]
-			}
-			switch full {
-			case "expression":
-				scripts = append(scripts, val)
-			case "file":
-				fromFile = true
-			case "in-place":
-				inPlace = true
-				if strings.Contains(val, "/") {
-					return nil, true, false
-				}
-			case "sandbox":
-				sandbox = true
-			}
-		case len(a) > 1 && a[0] == '-':
-		cluster:
-			for j := 1; j < len(a); j++ {
-				c := a[j]
-				switch {
-				case c == 'i':
-					inPlace = true
-					if strings.Contains(a[j+1:], "/") {
-						return nil, true, false
-					}
-					break cluster // the rest is the backup suffix
-				case strings.IndexByte(sedShort, c) >= 0:
-					val := a[j+1:]
-					if val == "" && i+1 < len(args) {
-						i++
-						val = args[i]
-					}
-					switch c {
-					case 'e':
-						scripts = append(scripts, val)
-					case 'f':
-						fromFile = true
-					}
-					break cluster
-				}
-			}
-		default:
-			operands = append(operands, a)
-		}
+	s := readSedArgs(args)
+	if s.unknown || s.suffixDir {
+		return nil, true, false
 	}
-	if len(scripts) == 0 && !fromFile && len(operands) > 0 {
+	scripts, operands := s.scripts, s.operands
+	if len(scripts) == 0 && !s.fromFile && len(operands) > 0 {
 		scripts, operands = operands[:1], operands[1:]
 	}
-	if inPlace {
+	if s.inPlace {
 		files = append(files, operands...)
 	}
-	if fromFile && !sandbox {
+	if s.fromFile && !s.sandbox {
 		return files, true, false
 	}
 	script := strings.Join(scripts, "\n")
@@ -402,7 +388,7 @@ func sedWrites(args []string) (files []string, blind, runs bool) {
 		return files, true, false
 	}
 	w, _, ok := sedScript(script)
-	if sandbox {
+	if s.sandbox {
 		return files, false, false // --sandbox refuses e, r and w
 	}
 	return append(files, w...), false, !ok

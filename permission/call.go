@@ -292,25 +292,11 @@ func (w *walker) cd(args []string, d dirs) dirs {
 // inner splits the script a `bash -c`, `eval` or trap runs and adds its
 // parts. n is the number of wrapper words before the shell (sudo ...).
 func (w *walker) inner(script string, p part, n int, d dirs) (ok, all dirs) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
-	sub := &analysis{}
-	ok, all = d, d
-	if err != nil {
-		sub = roughAnalysis(script, err)
+	sub, parsed, ok, all := w.walkScript(script, d)
+	if !parsed {
 		w.unknownFor("a script passed to a shell does not parse")
-	} else {
-		iw := newWalker(sub, w.depth+1, f)
-		iw.inherit(w)
-		ok, all = iw.walkStmts(f.Stmts, d)
-		if u := scanUnknown(f); u != "" {
-			iw.unknownFor(u)
-		}
-		if readings := divergentReadings(script); readings != nil {
-			iw.divergence(readings)
-		}
 	}
-	w.merge(sub)
-	if err == nil && n == 0 {
+	if parsed && n == 0 {
 		// A plain `bash -c 'a; b'` is judged by its parts, which also
 		// carry the wrapper's text for deny rules such as Bash(bash:*).
 		for _, ip := range sub.parts {

@@ -131,20 +131,38 @@ func (w *walker) scriptExtras(script string, p *part, d dirs) {
 		w.unknownFor("shell scripts are nested deeper than the analysis follows")
 		return
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
-	if err != nil {
-		sub := roughAnalysis(script, err)
-		w.denyFor(sub.deny)
+	sub, parsed, _, _ := w.walkScript(script, d)
+	if !parsed {
 		for _, ip := range sub.parts {
 			p.extra = append(p.extra, ip.text)
 		}
 		w.unknownFor("a script passed to a shell does not parse")
 		return
 	}
-	sub := &analysis{}
+	for _, ip := range sub.parts {
+		p.extra = append(p.extra, ip.text)
+		p.extra = append(p.extra, ip.extra...)
+	}
+}
+
+// walkScript walks a shell line this line runs (the script of `bash -c`, a
+// wrapper's string, a program's option) in d, one level deeper, with what
+// this walker knows is uncertain, its own unknown constructs and divergent
+// readings, and merges what it finds into this line's analysis. ok and all
+// are the directories it may end in. A script that does not parse gives
+// its rough split (parsed false), whose hard-deny reason counts; the
+// caller says why the line is unknown and what the split's parts are.
+func (w *walker) walkScript(script string, d dirs) (sub *analysis, parsed bool, ok, all dirs) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+	if err != nil {
+		sub = roughAnalysis(script, err)
+		w.denyFor(sub.deny)
+		return sub, false, d, d
+	}
+	sub = &analysis{}
 	iw := newWalker(sub, w.depth+1, f)
 	iw.inherit(w)
-	iw.walkStmts(f.Stmts, d)
+	ok, all = iw.walkStmts(f.Stmts, d)
 	if u := scanUnknown(f); u != "" {
 		iw.unknownFor(u)
 	}
@@ -152,10 +170,7 @@ func (w *walker) scriptExtras(script string, p *part, d dirs) {
 		iw.divergence(readings)
 	}
 	w.merge(sub)
-	for _, ip := range sub.parts {
-		p.extra = append(p.extra, ip.text)
-		p.extra = append(p.extra, ip.extra...)
-	}
+	return sub, true, ok, all
 }
 
 // merge adds what a nested script's analysis found to this line's.

@@ -3,8 +3,6 @@ package permission
 import (
 	"path"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Beyond the file-changing programs of argwrites.go, many programs write a
@@ -596,27 +594,14 @@ func (w *walker) optionCommand(script string, d dirs) {
 		w.unknownFor(whyOptionCommand)
 		return
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
-	if err != nil {
-		sub := roughAnalysis(script, err)
-		w.denyFor(sub.deny)
+	sub, parsed, _, _ := w.walkScript(script, d)
+	if !parsed {
 		for _, ip := range sub.parts {
 			w.a.hidden = append(w.a.hidden, ip.text)
 		}
 		w.unknownFor(whyOptionCommand)
 		return
 	}
-	sub := &analysis{}
-	iw := newWalker(sub, w.depth+1, f)
-	iw.inherit(w)
-	iw.walkStmts(f.Stmts, d)
-	if u := scanUnknown(f); u != "" {
-		iw.unknownFor(u)
-	}
-	if readings := divergentReadings(script); readings != nil {
-		iw.divergence(readings)
-	}
-	w.merge(sub)
 	w.a.parts = append(w.a.parts, sub.parts...)
 }
 
