@@ -3,13 +3,12 @@ package rewind
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/seed92b641c3/workbench/internal/gitindex"
 )
 
 // A directory of the work tree that holds a repository of its own (a
@@ -23,14 +22,11 @@ import (
 // recorded what is inside such a repository anyway (a gitlink is only its
 // HEAD), so nothing is lost.
 
-// indexGitlinkMode is the mode bits of a gitlink in an index entry.
-const indexGitlinkMode = 0o160000
-
 // dropGitlinks removes every gitlink from the shadow index and remembers
 // its path, so that the next `git add` neither looks into it nor adds it
 // again. It runs before and after each `git add`.
 func (s *Store) dropGitlinks(ctx context.Context) error {
-	links, err := indexGitlinks(filepath.Join(s.git.gitDir, "index"))
+	links, err := gitindex.Gitlinks(filepath.Join(s.git.gitDir, "index"))
 	if err != nil {
 		// An index this reader does not know: ask git, which always can.
 		if links, err = s.gitlinksFromGit(ctx); err != nil {
@@ -77,78 +73,6 @@ func (s *Store) gitlinksFromGit(ctx context.Context) ([]string, error) {
 		meta, path, ok := strings.Cut(string(rec), "\t")
 		if ok && strings.HasPrefix(meta, "160000 ") {
 			links = append(links, path)
-		}
-	}
-	return links, nil
-}
-
-// errIndexFormat is an index this reader does not understand.
-var errIndexFormat = errors.New("unknown index format")
-
-// indexGitlinks reads a git index file (versions 2 to 4, SHA-1) and
-// returns the paths of its gitlinks. A missing index has none.
-func indexGitlinks(path string) ([]string, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(data) < 12 || string(data[:4]) != "DIRC" {
-		return nil, errIndexFormat
-	}
-	version := binary.BigEndian.Uint32(data[4:8])
-	count := binary.BigEndian.Uint32(data[8:12])
-	if version < 2 || version > 4 {
-		return nil, errIndexFormat
-	}
-	const fixed = 40 + 20 + 2 // stat data, object id, flags
-	var links []string
-	var prev []byte
-	at := 12
-	for range count {
-		start := at
-		if at+fixed > len(data) {
-			return nil, errIndexFormat
-		}
-		mode := binary.BigEndian.Uint32(data[at+24 : at+28])
-		flags := binary.BigEndian.Uint16(data[at+60 : at+62])
-		at += fixed
-		if flags&0x4000 != 0 { // extended flags
-			if version < 3 || at+2 > len(data) {
-				return nil, errIndexFormat
-			}
-			at += 2
-		}
-		var name []byte
-		if version == 4 {
-			strip, n := binary.Uvarint(data[at:])
-			if n <= 0 || strip > uint64(len(prev)) {
-				return nil, errIndexFormat
-			}
-			at += n
-			end := bytes.IndexByte(data[at:], 0)
-			if end < 0 {
-				return nil, errIndexFormat
-			}
-			name = append(slices.Clone(prev[:len(prev)-int(strip)]), data[at:at+end]...)
-			at += end + 1
-			prev = name
-		} else {
-			end := bytes.IndexByte(data[at:], 0)
-			if end < 0 {
-				return nil, errIndexFormat
-			}
-			name = data[at : at+end]
-			// One to eight NULs pad the entry to a multiple of eight.
-			at = start + (at-start+end+8)&^7
-			if at > len(data) {
-				return nil, errIndexFormat
-			}
-		}
-		if mode&0o170000 == indexGitlinkMode {
-			links = append(links, string(name))
 		}
 	}
 	return links, nil

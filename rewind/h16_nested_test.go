@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed92b641c3/workbench/internal/gitindex"
 )
 
 // gitIn runs git in dir with the person's identity given on the command
@@ -109,7 +111,7 @@ func TestH16_AGitlinkAlreadyInTheShadowIndexIsDroppedFirst(t *testing.T) {
 	gitDir := s.git.gitDir
 	s.Close()
 	gitIn(t, ws, "--git-dir", gitDir, "--work-tree", ws, "update-index", "--add", "--cacheinfo", "160000,"+head+",sub")
-	if links, err := indexGitlinks(filepath.Join(gitDir, "index")); err != nil || len(links) != 1 {
+	if links, err := gitindex.Gitlinks(filepath.Join(gitDir, "index")); err != nil || len(links) != 1 {
 		t.Fatalf("the planted gitlink: %v %v", links, err)
 	}
 	s, err = Open(Options{Dir: dir, WorkTree: ws})
@@ -122,32 +124,5 @@ func TestH16_AGitlinkAlreadyInTheShadowIndexIsDroppedFirst(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the first checkpoint ran the nested repository's config")
-	}
-}
-
-// The index reader agrees with git on every index version.
-func TestIndexGitlinksReadsEveryVersion(t *testing.T) {
-	ws := t.TempDir()
-	gitIn(t, ws, "init", "-q")
-	for _, name := range []string{"a", "bb/c", "bb/dd/eeeeeeeeeeeeeee", "zz"} {
-		os.MkdirAll(filepath.Dir(filepath.Join(ws, name)), 0o755)
-		os.WriteFile(filepath.Join(ws, name), []byte(name), 0o644)
-	}
-	gitIn(t, ws, "add", ".")
-	const sha = "0123456789abcdef0123456789abcdef01234567"
-	gitIn(t, ws, "update-index", "--add", "--cacheinfo", "160000,"+sha+",bb/link")
-	gitIn(t, ws, "update-index", "--add", "--cacheinfo", "160000,"+sha+",mm")
-	for _, v := range []string{"2", "3", "4"} {
-		gitIn(t, ws, "update-index", "--index-version", v)
-		if v == "3" {
-			gitIn(t, ws, "update-index", "--skip-worktree", "a") // an extended flag
-		}
-		links, err := indexGitlinks(filepath.Join(ws, ".git", "index"))
-		if err != nil {
-			t.Fatalf("version %s: %v", v, err)
-		}
-		if strings.Join(links, ",") != "bb/link,mm" {
-			t.Errorf("version %s: gitlinks %v, want bb/link and mm", v, links)
-		}
 	}
 }

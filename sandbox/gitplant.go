@@ -51,6 +51,15 @@ func existingPlants(roots []string) []string {
 	return out
 }
 
+// sweepGit undoes, once a command ended, what it did that git would run
+// outside the sandbox: a planted commondir, a new submodule staged.
+func (s *Sandbox) sweepGit() {
+	s.sweeping.Lock()
+	defer s.sweeping.Unlock()
+	s.removePlants()
+	s.unstageNewGitlinks()
+}
+
 // removePlants removes the planted files that were not there at start and
 // keeps a note for each, which PlantNotes hands out.
 func (s *Sandbox) removePlants() {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,5 +77,61 @@ func TestH16_APlantedCommondirIsRemovedWhenTheCommandEnds(t *testing.T) {
 	}
 	if n := ws.PlantNotes(); len(n) != 0 {
 		t.Errorf("the worktree's own commondir was reported: %q", n)
+	}
+}
+
+// A repository a command makes and stages as a submodule (`git init sub`,
+// a clean filter in its config, `git add sub`) would have the person's
+// next `git status` run that filter outside the sandbox: when the command
+// ends it is no longer staged, and the note says why. A submodule staged
+// before the session, whose config did not change, stays; one made inside
+// it and staged in its index is unstaged too.
+func TestH16_ASubmoduleStagedWithANewConfigIsUnstaged(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	f := newFixture(t)
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+		return string(out)
+	}
+	git(f.ws, "init", "-q")
+	kept := filepath.Join(f.ws, "kept")
+	os.Mkdir(kept, 0o755)
+	git(kept, "init", "-q")
+	git(kept, "commit", "-q", "--allow-empty", "-m", "kept")
+	git(f.ws, "add", "kept")
+	marker := filepath.Join(f.outside, "ran")
+
+	s := newSandbox(t, f.policy(), Options{})
+	plant := `git init -q %[1]s && cd %[1]s && echo one > a.txt && echo '* filter=x' > .gitattributes &&
+git add . && git -c user.name=t -c user.email=t@t commit -q -m x &&
+git config filter.x.clean 'touch ` + marker + `; cat' && echo two > a.txt && cd - >/dev/null && git -C %[2]s add %[3]s`
+	mustPass(t, s, f.ws, fmt.Sprintf(plant, "sub", ".", "sub"))
+	mustPass(t, s, f.ws, fmt.Sprintf(plant, "kept/inner", "kept", "inner"))
+	notes := strings.Join(s.PlantNotes(), "\n")
+	for _, want := range []string{filepath.Join(f.ws, "sub"), filepath.Join(f.ws, "kept", "inner"), "unstaged"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("the notes do not name %s: %q", want, notes)
+		}
+	}
+	staged := git(f.ws, "ls-files", "--stage")
+	if strings.Contains(staged, "\tsub") || !strings.Contains(staged, "\tkept") {
+		t.Errorf("the project's index after the commands:\n%s", staged)
+	}
+	if inner := git(kept, "ls-files", "--stage"); strings.Contains(inner, "inner") {
+		t.Errorf("kept's index still stages inner:\n%s", inner)
+	}
+	git(f.ws, "status")
+	if exists(marker) {
+		t.Fatal("the person's git status ran the planted filter")
+	}
+	if !exists(filepath.Join(f.ws, "sub", "a.txt")) {
+		t.Error("the command's files were removed")
 	}
 }

@@ -90,6 +90,12 @@ type Sandbox struct {
 	// (gitplant.go); plantNotes say what was removed since (under mu).
 	plantsAtStart []string
 	plantNotes    []string
+	// linksAtStart are the workspace's gitlinks when the session
+	// started, with their repositories' config (gitlinks.go).
+	linksAtStart map[string]gitlink
+	// sweeping keeps two commands that end together from sweeping the
+	// same index at once.
+	sweeping sync.Mutex
 }
 
 // New resolves p and checks that this machine can enforce it. A machine
@@ -107,6 +113,7 @@ func New(p Policy, o Options) (*Sandbox, error) {
 		return s, nil
 	}
 	s.plantsAtStart = existingPlants(r.Roots)
+	s.linksAtStart = workspaceGitlinks(r.Roots)
 	s.backend = newBackend(o.Launcher)
 	if r.Net == NetDomains {
 		s.proxy = &Proxy{Domains: r.Domains, Dial: o.Dial}
@@ -251,7 +258,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) (release func(), err error) {
 	return func() {
 		prepared()
 		s.layers.put(r.Layers)
-		s.removePlants()
+		s.sweepGit()
 	}, nil
 }
 
