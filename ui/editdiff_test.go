@@ -75,3 +75,44 @@ func TestEditDiffColours(t *testing.T) {
 		})
 	}
 }
+
+// writeScript overwrites a file with one line changed, then creates one.
+const writeScript = `{"turns":[
+  {"text":"Rewriting the notes.","tool_calls":[{"id":"w1","name":"Write","input":{
+    "file_path":"notes.md","content":"# Notes\n\n- buy milk\n- call the plumber on Tuesday\n- water the plants\n"}}]},
+  {"text":"And a new list.","tool_calls":[{"id":"w2","name":"Write","input":{
+    "file_path":"todo/week.md","content":"# This week\n\n1. Monday: review\n2. Tuesday: plumber\n3. Wednesday: release\n4. Thursday: retro\n5. Friday: rest\n"}}]},
+  {"text":"Done."}]}`
+
+// TestWriteDiffInTheConversation: a Write over an existing file shows the
+// diff of the old content against the new, in the approval dialog and
+// under the call, as an Edit does; a Write that creates a file shows its
+// first lines as added and counts the rest; at 60, 80 and 120 columns.
+func TestWriteDiffInTheConversation(t *testing.T) {
+	t.Parallel()
+	for _, size := range []struct{ w, h int }{{60, 40}, {80, 40}, {120, 40}} {
+		t.Run(fmt.Sprint(size.w), func(t *testing.T) {
+			t.Parallel()
+			a := newApp(t, writeScript, size.w, size.h, appOptions{
+				files: map[string]string{"notes.md": "# Notes\n\n- buy milk\n- call the plumber\n- water the plants\n"}})
+			a.prompt("Update my notes")
+			a.modal()
+			a.snap(t, "overwrite dialog")
+			if s := a.screen(t); !strings.Contains(s, "- - call the plumber") || !strings.Contains(s, "+ - call the plumber on Tuesday") {
+				t.Errorf("the dialog lacks the diff:\n%s", s)
+			}
+			a.answer('y')
+			a.modal()
+			a.snap(t, "create dialog")
+			a.answer('y')
+			a.idle()
+			a.snap(t, "conversation")
+			s := a.screen(t)
+			for _, want := range []string{"+1 -1", "- - call the plumber", "+ - call the plumber on Tuesday", "+7 -0", "1 + # This week", "… +1 more line"} {
+				if !strings.Contains(s, want) {
+					t.Errorf("the conversation lacks %q:\n%s", want, s)
+				}
+			}
+		})
+	}
+}

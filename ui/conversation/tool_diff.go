@@ -66,6 +66,14 @@ func (editRenderer) Diff(input json.RawMessage, res tools.Result) *editDiff {
 	if res.IsError {
 		return nil
 	}
+	if d := metaDiff(res); d != nil {
+		return d
+	}
+	return diffOfInput(input)
+}
+
+// metaDiff is the diff a writing tool put in its result's Meta, or nil.
+func metaDiff(res tools.Result) *editDiff {
 	var meta struct {
 		Diff string `json:"diff"`
 	}
@@ -74,8 +82,52 @@ func (editRenderer) Diff(input json.RawMessage, res tools.Result) *editDiff {
 			return d
 		}
 	}
-	return diffOfInput(input)
+	return nil
 }
+
+// writeRenderer shows a Write's change as Edit's is shown: the tool's diff
+// of the file as it was against what the Write left (a new file's lines
+// all added). A resumed call has no Meta: a Write that created its file
+// shows its content as added, numbered from 1; one that overwrote a file
+// shows the tool's own line, since what the file held before is not
+// known then.
+type writeRenderer struct{}
+
+// Body implements toolRenderer: the tool's line, for a result without a
+// diff to show (an unchanged file, a resumed overwrite).
+func (writeRenderer) Body(_ json.RawMessage, res tools.Result) string { return res.Text }
+
+// Diff implements diffSource.
+func (writeRenderer) Diff(input json.RawMessage, res tools.Result) *editDiff {
+	if res.IsError {
+		return nil
+	}
+	if d := metaDiff(res); d != nil {
+		return d
+	}
+	if !strings.HasPrefix(res.Text, writeCreated) {
+		return nil
+	}
+	var in struct {
+		Content string `json:"content"`
+	}
+	if json.Unmarshal(input, &in) != nil || in.Content == "" || len(in.Content) > maxWriteDiffBytes {
+		return nil
+	}
+	if d := parseUnified(udiff.Unified("", "", "", in.Content)); len(d.rows) > 0 {
+		return d
+	}
+	return nil
+}
+
+const (
+	// writeCreated starts the result of a Write that made a new file
+	// (tools/files), the one case a resumed Write's change is known.
+	writeCreated = "Created "
+	// maxWriteDiffBytes bounds the content a resumed Write is diffed
+	// from, as the tool bounds the diff it records.
+	maxWriteDiffBytes = 1 << 20
+)
 
 // diffSource is a renderer that draws its result as a diff.
 type diffSource interface {
@@ -120,7 +172,8 @@ func parseUnified(text string) *editDiff {
 			cur++
 		}
 	}
-	d.numW = len(strconv.Itoa(max(old, cur)))
+	// old and cur are one past the last line each side numbered.
+	d.numW = len(strconv.Itoa(max(old, cur, 2) - 1))
 	return d
 }
 

@@ -190,3 +190,63 @@ func TestResumedMultiEditDiffsEachEdit(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteShowsItsDiff: a Write shows the change it made as an Edit does;
+// resumed (no Meta), a Write that created its file shows its content as
+// added lines, and one that overwrote a file, whose old content is not
+// known then, shows the tool's line instead of a made-up diff.
+func TestWriteShowsItsDiff(t *testing.T) {
+	t.Parallel()
+	writeInput := func(content string) json.RawMessage {
+		b, _ := json.Marshal(map[string]string{"file_path": "a.txt", "content": content})
+		return b
+	}
+	overwrite := editResult(t, "a.txt", "one\ntwo\nthree\n", "one\nTWO\nthree\n")
+	overwrite.Text = "Overwrote a.txt (14 bytes)"
+	created := editResult(t, "a.txt", "", fileOf(9, nil))
+	created.Text = "Created a.txt (27 bytes)"
+	cases := []struct {
+		name          string
+		input         json.RawMessage
+		res           tools.Result
+		want, wantNot []string
+	}{
+		{"an overwrite diffs the old content against the new",
+			writeInput("one\nTWO\nthree\n"), overwrite,
+			[]string{"│ +1 -1", "│ 1   one", "│ 2 - two", "│ 2 + TWO", "│ 3   three"}, []string{"Overwrote"}},
+		{"a new file shows its first lines as added, the rest counted",
+			writeInput(fileOf(9, nil)), created,
+			[]string{"│ +9 -0", "│ 1 + l1", "│ 6 + l6", "… +3 more lines"}, []string{"│ 7 + l7", "Created"}},
+		{"a resumed Write that created its file shows its content as added",
+			writeInput("alpha\nbeta\n"), tools.Result{Text: "Created a.txt (11 bytes)"},
+			[]string{"│ +2 -0", "│ 1 + alpha", "│ 2 + beta"}, []string{"Created a.txt"}},
+		{"a resumed overwrite shows the tool's line: the old content is not known",
+			writeInput("alpha\n"), tools.Result{Text: "Overwrote a.txt (6 bytes)"},
+			[]string{"│ Overwrote a.txt (6 bytes)"}, []string{"+1 -0", "+ alpha"}},
+		{"an unchanged file shows the tool's line",
+			writeInput("alpha\n"), tools.Result{Text: "Unchanged: a.txt already holds this content (6 bytes); nothing was written."},
+			[]string{"│ Unchanged: a.txt already holds this content"}, []string{"+ alpha"}},
+		{"a failed Write shows its error",
+			writeInput("alpha\n"), tools.Result{Text: "Created nothing: Cannot write a.txt", IsError: true},
+			[]string{"│ Created nothing: Cannot write a.txt"}, []string{"+ alpha"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			v := newView(60, 30)
+			v.AddToolUse("w", "Write", c.input)
+			v.SetToolResult("w", c.res, time.Millisecond)
+			s := screen(t, v)
+			for _, w := range c.want {
+				if !strings.Contains(s, w) {
+					t.Errorf("the screen lacks %q:\n%s", w, s)
+				}
+			}
+			for _, w := range c.wantNot {
+				if strings.Contains(s, w) {
+					t.Errorf("the screen shows %q:\n%s", w, s)
+				}
+			}
+		})
+	}
+}

@@ -24,6 +24,7 @@ var renderers = map[string]toolRenderer{
 	"Read":      readRenderer{},
 	"Edit":      editRenderer{},
 	"MultiEdit": editRenderer{},
+	"Write":     writeRenderer{},
 	"TodoWrite": todoRenderer{},
 }
 
