@@ -46,6 +46,11 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 			return "", exitUsage
 		}
 	}
+	// What was typed in line mode is taken now, before the session
+	// assembles, so nothing typed meanwhile is echoed or turned into
+	// line feeds.
+	typed, restoreTerminal := takeTypedAhead(os.Stdin)
+	defer restoreTerminal()
 	// The sandbox notice goes to stderr too, where it stays after the
 	// screen is gone.
 	writeNotes(stderr, cfg.SandboxNotes())
@@ -70,6 +75,7 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 		Rewind:         s.Rewind,
 		Theme:          startTheme(f.theme, cfg.Settings.Theme, os.Getenv("COLORFGBG")),
 		PersonPipeline: s.PersonPipeline(), PersonCommands: s.RestoredPersonCommands(),
+		TypedAhead: typed,
 	})
 	if s.Shells != nil {
 		go bridge.WatchShells(s.Shells)

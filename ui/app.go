@@ -96,6 +96,10 @@ type Config struct {
 	// PersonCommands are a resumed session's `!` commands, each with its
 	// place in History.
 	PersonCommands []agent.PersonCommand
+	// TypedAhead is what the person typed before the program started,
+	// while the terminal was still in line mode (typeahead.go): played as
+	// keys before any other.
+	TypedAhead string
 }
 
 // MCPControl is what /mcp needs from the session's MCP servers. Its methods
@@ -199,10 +203,11 @@ func New(cfg Config) *Model {
 	return m
 }
 
-// Init starts listening to the agent side and, unless a theme is set,
-// asks the terminal for its background colour.
+// Init starts listening to the agent side, unless a theme is set asks the
+// terminal for its background colour, and plays the keys typed before the
+// start.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.cfg.Bridge.wait(), m.requestBackground())
+	return tea.Batch(m.cfg.Bridge.wait(), m.requestBackground(), m.replayTypedAhead())
 }
 
 // tickMsg paces spinners.

@@ -107,6 +107,8 @@ type appOptions struct {
 	// tasks gives the session a real task manager: Bash can run in the
 	// background and /tasks lists what it ran.
 	tasks bool
+	// typed is Config.TypedAhead: keys typed before the start.
+	typed string
 }
 
 // newApp builds the app on a fresh project directory, plays body (a
@@ -185,6 +187,7 @@ func newApp(t testing.TB, body string, w, h int, o appOptions) *app {
 		LocalSettings: filepath.Join(dir, ".workbench", "settings.local.json"),
 		Now:           clock.now,
 		Theme:         o.theme,
+		TypedAhead:    o.typed,
 	})
 	a := &app{t: t, m: m, clock: clock, dir: dir, policy: policy, msgs: make(chan tea.Msg, 64), done: make(chan struct{})}
 	t.Cleanup(func() {
