@@ -23,7 +23,7 @@ func TestH16_APlantedCommondirIsRemovedWhenTheCommandEnds(t *testing.T) {
 	f := newFixture(t)
 	git := func(dir string, args ...string) string {
 		t.Helper()
-		out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+		out, err := gitCmd(f, dir, args...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("git %v: %v %s", args, err, out)
 		}
@@ -94,7 +94,7 @@ func TestH16_ASubmoduleStagedWithANewConfigIsUnstaged(t *testing.T) {
 	f := newFixture(t)
 	git := func(dir string, args ...string) string {
 		t.Helper()
-		out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...).CombinedOutput()
+		out, err := gitCmd(f, dir, append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("git %v: %v %s", args, err, out)
 		}
@@ -134,4 +134,13 @@ git config filter.x.clean 'touch ` + marker + `; cat' && echo two > a.txt && cd 
 	if !exists(filepath.Join(f.ws, "sub", "a.txt")) {
 		t.Error("the command's files were removed")
 	}
+}
+
+// gitCmd is git in dir that never looks above the fixture for a
+// repository: these tests break their repositories on purpose, and git
+// would otherwise go on to the checkout the tests run in, and commit there.
+func gitCmd(f fixture, dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(f.ws))
+	return cmd
 }
