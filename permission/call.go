@@ -96,11 +96,14 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 			p.alt = based
 		}
 	}
-	if reason := denyWords(vals, d); reason != "" {
-		w.denyFor(reason)
-	}
 	u := unwrapAll(vals)
 	unwrapped, n := u.rest, u.n
+	// in is where the wrapped command runs: `env -C DIR rm -rf *` deletes
+	// in DIR, and `sudo -i touch x` in a home the line does not show.
+	in := wrappedDirs(u, d)
+	if reason := denyWords(vals, in); reason != "" {
+		w.denyFor(reason)
+	}
 	if n > 0 {
 		if len(unwrapped) > 0 {
 			p.extra = append(p.extra, strings.Join(unwrapped, " "))
@@ -118,7 +121,7 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 		w.a.anyProgram = true
 	}
 	for _, s := range u.scripts {
-		w.scriptExtras(s, &p, d)
+		w.scriptExtras(s, &p, in)
 	}
 	w.shadowing(unwrapped, &p)
 	w.codeValues(unwrapped)
@@ -135,15 +138,24 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 			ok, all = unknownDirs, unknownDirs
 		}
 	}
-	w.argWrites(unwrapped, globs[n:], d)
-	w.optionValues(unwrapped, d)
-	w.argReads(vals, globs, d)
+	before := len(w.a.writes)
+	w.argWrites(unwrapped, globs[n:], in)
+	w.optionValues(unwrapped, in)
+	if n > 0 {
+		w.argReads(vals[:n], globs[:n], d)
+	}
+	w.argReads(unwrapped, globs[n:], in)
 	if len(unwrapped) > 1 && isFind(unwrapped[0]) {
-		w.findCommands(unwrapped[1:], p, d)
+		w.findCommands(unwrapped[1:], p, in)
+	}
+	if u.away && len(w.a.writes) > before {
+		// Under another root (chroot DIR), an absolute name is not
+		// the file it names here either.
+		w.a.blindWrite = true
 	}
 	script, isScript := innerScript(unwrapped)
 	if !isScript && readsStdinScript(unwrapped) {
-		script, isScript = w.stdinScript(d)
+		script, isScript = w.stdinScript(in)
 	}
 	if !isScript {
 		if why := unseenScript(unwrapped); why != "" {
@@ -158,11 +170,42 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 		w.a.parts = append(w.a.parts, p)
 		return ok, all
 	}
-	okIn, allIn := w.inner(script, p, n, d)
+	okIn, allIn := w.inner(script, p, n, in)
 	if path.Base(unwrapped[0]) == "eval" {
 		return okIn, allIn // eval runs in this shell
 	}
 	return ok, all
+}
+
+// wrappedDirs is where the command that wrappers run runs, when they ran
+// in d: moved by `env -C DIR`, `sudo -D DIR`, `unshare --wd DIR` (a
+// relative DIR from each of d, as chdir takes it, without CDPATH), or
+// somewhere the line does not show.
+func wrappedDirs(u unwrapped, d dirs) dirs {
+	if u.away {
+		return unknownDirs
+	}
+	for _, target := range u.chdirs {
+		switch {
+		case target == "" || strings.IndexByte(target, opaque) >= 0:
+			return unknownDirs
+		case path.IsAbs(target):
+			d = dirs{list: []string{target}}
+			continue
+		case d.unknown:
+			return unknownDirs
+		}
+		var out dirs
+		for _, dir := range d.list {
+			if dir == "." {
+				out.list = append(out.list, target)
+			} else {
+				out.list = append(out.list, dir+"/"+target)
+			}
+		}
+		d = out
+	}
+	return d
 }
 
 // argWrites records the files a program writes through its arguments.

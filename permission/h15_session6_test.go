@@ -76,3 +76,45 @@ func TestH15_BuiltinsThatAssignReadAsBashReadsThem(t *testing.T) {
 		}
 	}
 }
+
+// Wrappers that move the command they run: `env -C DIR touch x` writes
+// DIR/x, which was checked as ./x and allowed even in bypassPermissions;
+// a login shell (`su -`, `sudo -i`), another root (chroot) or a service
+// (systemd-run) runs it somewhere the line does not show.
+func TestH15_WrappersThatMoveTheCommand(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(env:*)", "Bash(unshare:*)", "Bash(su:*)",
+		"Bash(chroot:*)"}, deny: []string{"Read(./.env)"}})
+	for _, cmd := range []string{
+		`env -C OUT touch x`, `env --chdir=OUT touch x`, `env --chdir OUT touch x`, `env -COUT touch x`,
+		`env -iC OUT touch x`, `env -C .. touch x`, `env -C OUT bash -c 'echo > y'`, `env -C src -C OUT rm x`,
+		`unshare -r --wd OUT touch x`, `unshare -rw OUT touch x`, `nsenter --wd=OUT touch x`,
+		`su - -c 'touch x'`, `su -l root -c 'touch x'`, `su --login -c 'rm -rf build'`, `sudo -i touch x`,
+		`sudo --login touch x`, `sudo -D OUT touch x`, `chroot OUT touch /x`, `unshare -r --root=OUT touch /x`,
+		`systemd-run --user touch x`, `pkexec touch x`, `parallel --wd OUT touch ::: x`,
+		`env -C "$d" touch x`,
+	} {
+		cmd = replaceOut(cmd, outside)
+		for _, mode := range []Mode{ModeDefault, ModeBypass} {
+			if d := evalIn(p, project, mode, cmd); d.Behavior == Allow {
+				t.Errorf("%s, %s: allowed by %q (%s), want ask", mode, cmd, d.Rule, d.Message)
+			}
+		}
+	}
+	// Reads are judged from where the command runs, and hard deny sees
+	// the directory.
+	for _, cmd := range []string{`env -C src cat ../.env`, `env -C ./src head ../.env`} {
+		if d := evalIn(p, project, ModeBypass, cmd); d.Behavior != Deny || d.Rule != "Read(./.env)" {
+			t.Errorf("%s: %s by %q (%s), want deny by Read(./.env)", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+	if d := evalIn(p, project, ModeBypass, `env -C / rm -rf *`); d.Behavior != Deny || d.Rule != "hard-deny" {
+		t.Errorf("env -C / rm -rf *: %s by %q (%s), want hard deny", d.Behavior, d.Rule, d.Message)
+	}
+	for _, cmd := range []string{`env -C src touch x`, `env -C src touch ../y`, `env -u X touch x`, `su -c 'touch x'`} {
+		if d := evalIn(p, project, ModeDefault, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}

@@ -30,6 +30,17 @@ type wrapper struct {
 	// joined says the command words are joined with spaces and run by
 	// sh -c (watch, sg), so they are a shell line, not words.
 	joined bool
+	// chdir and chdirLong are the options whose value is the directory
+	// the command runs in (`env -C DIR`, `sudo --chdir DIR`).
+	chdir     string
+	chdirLong map[string]bool
+	// away and awayLong are the options that run the command in a
+	// directory, or under a root, the line does not show: a login
+	// shell's home (`su -l`, `sudo -i`), `unshare --root`. elsewhere says
+	// the wrapper always does (chroot, pkexec, systemd-run).
+	away      string
+	awayLong  map[string]bool
+	elsewhere bool
 }
 
 func set(names ...string) map[string]bool {
@@ -43,10 +54,11 @@ func set(names ...string) map[string]bool {
 // wrappers are the wrappers known, by base name.
 var wrappers = map[string]wrapper{
 	"sudo": {short: "ugpCDhrtUTR", long: set("user", "group", "prompt", "close-from", "chdir", "host",
-		"login-class", "role", "type", "other-user", "command-timeout", "chroot")},
+		"login-class", "role", "type", "other-user", "command-timeout", "chroot"),
+		chdir: "D", chdirLong: set("chdir"), away: "iR", awayLong: set("login", "chroot")},
 	"doas":    {short: "uC"},
-	"pkexec":  {long: set("user")},
-	"env":     {short: "uCS", long: set("unset", "chdir", "split-string")},
+	"pkexec":  {long: set("user"), elsewhere: true}, // in the target user's home
+	"env":     {short: "uCS", long: set("unset", "chdir", "split-string"), chdir: "C", chdirLong: set("chdir")},
 	"nice":    {short: "n", long: set("adjustment")},
 	"nohup":   {},
 	"time":    {short: "fo", long: set("format", "output")},
@@ -58,18 +70,20 @@ var wrappers = map[string]wrapper{
 	"ionice":  {short: "cnpPu", long: set("class", "classdata", "pid", "pgid", "uid")},
 	"xargs": {short: "InPLdEsa", long: set("max-args", "max-procs", "delimiter", "max-chars", "arg-file",
 		"process-slot-var")},
-	"parallel": {short: "jSNXLnPdIE", long: set("jobs", "sshlogin", "delimiter", "arg-file", "joblog")},
-	"setsid":   {},
-	"chrt":     {positional: 1},
-	"taskset":  {positional: 1},
-	"flock":    {short: "wEc", long: set("timeout", "wait", "conflict-exit-code"), positional: 1, script: "c", scriptLong: set("command")},
-	"unshare":  {short: "SGRw", long: set("setuid", "setgid", "root", "wd", "map-user", "map-group", "map-users", "map-groups", "propagation", "setgroups")},
-	"nsenter":  {short: "tSG", long: set("target", "setuid", "setgid")},
-	"chroot":   {long: set("userspec", "groups"), positional: 1},
+	"parallel": {short: "jSNXLnPdIE", long: set("jobs", "sshlogin", "delimiter", "arg-file", "joblog", "wd", "workdir"),
+		awayLong: set("wd", "workdir")},
+	"setsid":  {},
+	"chrt":    {positional: 1},
+	"taskset": {positional: 1},
+	"flock":   {short: "wEc", long: set("timeout", "wait", "conflict-exit-code"), positional: 1, script: "c", scriptLong: set("command")},
+	"unshare": {short: "SGRw", long: set("setuid", "setgid", "root", "wd", "map-user", "map-group", "map-users", "map-groups", "propagation", "setgroups"),
+		chdir: "w", chdirLong: set("wd"), away: "R", awayLong: set("root")},
+	"nsenter": {short: "tSG", long: set("target", "setuid", "setgid"), away: "wr", awayLong: set("wd", "root")},
+	"chroot":  {long: set("userspec", "groups"), positional: 1, elsewhere: true},
 	"su": {short: "cgGsw", long: set("group", "supp-group", "shell", "whitelist-environment"),
-		script: "c", scriptLong: set("command", "session-command"), scriptOnly: true},
+		script: "c", scriptLong: set("command", "session-command"), scriptOnly: true, away: "l", awayLong: set("login")},
 	"runuser": {short: "cgGswu", long: set("group", "supp-group", "shell", "whitelist-environment", "user"),
-		script: "c", scriptLong: set("command", "session-command"), scriptOnly: true},
+		script: "c", scriptLong: set("command", "session-command"), scriptOnly: true, away: "l", awayLong: set("login")},
 	"script": {short: "cTBIOEm", long: set("log-io", "log-in", "log-out", "log-timing", "echo", "logging-format"),
 		script: "c", scriptLong: set("command"), scriptOnly: true},
 	"sg":          {positional: 1, joined: true},
@@ -78,7 +92,7 @@ var wrappers = map[string]wrapper{
 	"ltrace":      {short: "aAelnopsuwxF", long: set("output", "library")},
 	"fakeroot":    {short: "lsi", long: set("lib", "faked")},
 	"faketime":    {positional: 1},
-	"firejail":    {},
+	"firejail":    {awayLong: set("private-cwd")},
 	"proxychains": {short: "f"}, "proxychains4": {short: "f"},
 	"torsocks":  {short: "uapP"},
 	"torify":    {},
@@ -89,7 +103,7 @@ var wrappers = map[string]wrapper{
 	"unbuffer":  {},
 	"eatmydata": {},
 	"systemd-run": {short: "pEHM", long: set("unit", "property", "description", "slice", "uid", "gid",
-		"working-directory", "setenv", "on-calendar", "nice", "machine", "host")},
+		"working-directory", "setenv", "on-calendar", "nice", "machine", "host"), elsewhere: true},
 	"cgexec": {short: "g"},
 }
 
@@ -105,6 +119,11 @@ type unwrapped struct {
 	// splitString is set when env -S split a string into words by rules
 	// of its own, which the analysis reads as shell words.
 	splitString bool
+	// chdirs are the directories wrappers move the command to, in order.
+	chdirs []string
+	// away is set when a wrapper runs the command in a directory or under
+	// a root the line does not show (wrapper.away).
+	away bool
 }
 
 // unwrap strips leading wrapper commands (and their options) from a
@@ -135,6 +154,7 @@ func unwrapAll(vals []string) unwrapped {
 			break
 		}
 		i++
+		u.away = u.away || wr.elsewhere
 		positional := wr.positional
 		if name == "su" || name == "runuser" {
 			if name == "runuser" && hasShortOption(vals[i:], 'u', "user") {
@@ -150,6 +170,9 @@ func unwrapAll(vals []string) unwrapped {
 				break options
 			case name == "env" && strings.IndexByte(v, '=') > 0 && !strings.HasPrefix(v, "-"):
 				i++
+			case v == "-" && (name == "su" || name == "runuser"):
+				u.away = true // `su -`: a login shell, in the user's home
+				i++
 			case strings.HasPrefix(v, "--"):
 				long, val, hasVal := strings.Cut(v[2:], "=")
 				i++
@@ -163,12 +186,28 @@ func unwrapAll(vals []string) unwrapped {
 					u.scripts = append(u.scripts, val)
 					u.splitString = u.splitString || name == "env"
 				}
+				switch {
+				case wr.awayLong[long] || wr.chdirLong[long] && !hasVal:
+					u.away = true
+				case wr.chdirLong[long]:
+					u.chdirs = append(u.chdirs, val)
+				}
 			case len(v) > 1 && v[0] == '-':
 				i++
 				opt, val, takes := shortValue(v[1:], wr.short)
+				flags := v[1:]
+				if takes {
+					flags = flags[:strings.IndexByte(flags, opt)+1]
+				}
+				if strings.ContainsAny(flags, wr.away) {
+					u.away = true
+				}
 				if takes && val == "" && i < len(vals) {
 					val = vals[i]
 					i++
+				}
+				if takes && strings.IndexByte(wr.chdir, opt) >= 0 {
+					u.chdirs = append(u.chdirs, val)
 				}
 				if takes && (strings.IndexByte(wr.script, opt) >= 0 || (name == "env" && opt == 'S')) {
 					u.scripts = append(u.scripts, val)
