@@ -39,6 +39,8 @@ type Policy struct {
 	protected []string
 	// hookDirs are the hooks directories outside .git (AddHookDirs).
 	hookDirs []string
+	// runLater are the files hooks and MCP servers run (AddRunLater).
+	runLater []string
 	// home anchors ~ in rules and paths.
 	home string
 	// workDir anchors `./path` and `path` rules: the directory the session
@@ -211,6 +213,13 @@ func (p *Policy) AddProtected(paths ...string) {
 // writes into .git.
 func (p *Policy) AddHookDirs(paths ...string) {
 	p.addProtected(&p.hookDirs, paths)
+}
+
+// AddRunLater names files the person's hooks and MCP servers run outside
+// the sandbox (a hook's ./scripts/lint.sh): a Write or Edit there would
+// have the next hook run the model's code outside, so it always asks.
+func (p *Policy) AddRunLater(paths ...string) {
+	p.addProtected(&p.runLater, paths)
 }
 
 func (p *Policy) addProtected(list *[]string, paths []string) {

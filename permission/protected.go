@@ -13,6 +13,7 @@ const (
 	whySettings  = "it is a protected settings file"
 	whySettingsD = "it is the .workbench directory that holds the project's settings files"
 	whyHooks     = "it is in the directory git runs hooks from (core.hooksPath)"
+	whyRunLater  = "a hook or MCP server of your settings runs it, outside the sandbox"
 )
 
 // protectedReason says why writing f always asks, or "". It is decided at
@@ -31,7 +32,7 @@ func (p *Policy) protectedReason(f pathForms) string {
 	for _, list := range []struct {
 		places []string
 		why    string
-	}{{p.protected, whySettings}, {p.hookDirs, whyHooks}} {
+	}{{p.protected, whySettings}, {p.hookDirs, whyHooks}, {p.runLater, whyRunLater}} {
 		for _, pr := range list.places {
 			for _, loc := range []string{pr, resolvePath(pr)} {
 				if within(f.lit, loc) || within(f.real, loc) {

@@ -144,3 +144,30 @@ func gitCmd(f fixture, dir string, args ...string) *exec.Cmd {
 	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(f.ws))
 	return cmd
 }
+
+// A script a hook of the person's settings runs (outside the sandbox) is
+// read-only for the agent's commands, and cannot be swapped by renaming the
+// directory it is in (H16).
+func TestH16_AScriptAHookRunsIsReadOnly(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	script := filepath.Join(f.ws, "scripts", "hooks", "lint.sh")
+	os.MkdirAll(filepath.Dir(script), 0o755)
+	os.WriteFile(script, []byte("#!/bin/sh\necho lint\n"), 0o755)
+	os.WriteFile(filepath.Join(f.ws, "scripts", "other.sh"), []byte("echo other\n"), 0o755)
+	s := newSandbox(t, f.policy(), Options{})
+	s.ProtectRunLater(script, filepath.Join(f.outside, "not-in-the-workspace"))
+	for _, cmd := range []string{
+		`echo 'touch /tmp/planted' >> scripts/hooks/lint.sh`,
+		`python3 -c "open('scripts/hooks/lint.sh','w').write('planted')"`,
+		`rm -f scripts/hooks/lint.sh`,
+		`mv scripts/hooks scripts/h2 && mkdir scripts/hooks && echo planted > scripts/hooks/lint.sh`,
+		`mv scripts s2 && mkdir -p scripts/hooks && echo planted > scripts/hooks/lint.sh`,
+	} {
+		mustFail(t, s, f.ws, cmd)
+	}
+	if data, _ := os.ReadFile(script); string(data) != "#!/bin/sh\necho lint\n" {
+		t.Errorf("the hook's script was changed: %q", data)
+	}
+	mustPass(t, s, f.ws, `echo fine >> scripts/other.sh && echo new > scripts/hooks/new.sh`)
+}

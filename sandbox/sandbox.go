@@ -93,6 +93,9 @@ type Sandbox struct {
 	// linksAtStart are the workspace's gitlinks when the session
 	// started, with their repositories' config (gitlinks.go).
 	linksAtStart map[string]gitlink
+	// runLater are the workspace files the person's hooks and MCP
+	// servers run outside the sandbox (runlater.go; under mu).
+	runLater []string
 	// sweeping keeps two commands that end together from sweeping the
 	// same index at once.
 	sweeping sync.Mutex
@@ -268,6 +271,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) (release func(), err error) {
 func (s *Sandbox) forCommand() Resolved {
 	r := s.withRuleHides(s.expandRules())
 	r.ReadOnly, r.Sealed = r.protectedNow()
+	r = s.withRunLater(r)
 	s.mu.Lock()
 	s.sealed = r.Sealed
 	s.mu.Unlock()

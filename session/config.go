@@ -204,6 +204,9 @@ func Load(o Options) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	runLater := runLaterFiles(dir, s)
+	sb.ProtectRunLater(runLater...)
+	policy.AddRunLater(runLater...)
 	answers := paths.ClaudeLocal
 	if o.NoClaudeSettings {
 		answers = paths.Local

@@ -111,8 +111,14 @@ func startEgress(ctx context.Context, h *Config, o egressOptions) *egress {
 		}
 	}
 	e.projectSettingsServers(h, trust, cfg, o.trustHow)
+	// Those waiting for the person's trust too: what they will be shown
+	// is the entry, not the script, which must still be theirs.
+	for _, p := range e.pending {
+		h.protectServers(p.servers)
+	}
 	if len(cfg) > 0 {
 		e.mcp = mcp.NewManager(mcp.Options{Dir: h.ProjectDir, ClientVersion: Version, Sandbox: h.mcpSandbox})
+		h.protectServers(cfg)
 		e.mcp.Start(ctx, cfg)
 	}
 	wg.Wait()

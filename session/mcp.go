@@ -99,6 +99,7 @@ func (c *MCPControl) Trust(ctx context.Context) (string, error) {
 	if e.mcp == nil {
 		e.mcp = mcp.NewManager(mcp.Options{Dir: c.s.Config.ProjectDir, ClientVersion: Version, Sandbox: c.s.Config.mcpSandbox})
 	}
+	c.s.Config.protectServers(start)
 	e.mcp.Start(ctx, start)
 	e.pending = nil
 	c.addTools()

@@ -130,6 +130,7 @@ func (c *MCPControl) Answer(ctx context.Context, use []string) (string, error) {
 	if c.s.egress.mcp == nil {
 		c.s.egress.mcp = mcp.NewManager(mcp.Options{Dir: c.s.Config.ProjectDir, ClientVersion: Version, Sandbox: c.s.Config.mcpSandbox})
 	}
+	c.s.Config.protectServers(start)
 	c.s.egress.mcp.Start(ctx, start)
 	c.addTools()
 	return msg + "\n" + c.status(), nil

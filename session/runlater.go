@@ -1,0 +1,115 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/seed92b641c3/workbench/mcp"
+	"github.com/seed92b641c3/workbench/settings"
+)
+
+// runLaterFiles are the files in the project that the person's hooks and
+// MCP stdio servers name: they run outside the sandbox, so a command that
+// rewrote one would have it run there at the next hook or server start.
+// Every word of a hook's command, and a server's command and arguments,
+// that names an existing regular file counts ($CLAUDE_PROJECT_DIR and ~
+// expanded, relative to the project directory, where hooks and servers
+// start); what those files load in turn (a module a script imports, the
+// scripts of `npm run`) is not seen.
+func runLaterFiles(projectDir string, s *settings.Settings) []string {
+	home, _ := os.UserHomeDir()
+	env := expand.ListEnviron("CLAUDE_PROJECT_DIR="+projectDir, "HOME="+home)
+	var words []string
+	for _, groups := range s.Hooks {
+		for _, g := range groups {
+			for _, m := range g {
+				for _, h := range m.Hooks {
+					if h.Command != "" {
+						words = append(words, commandWords(h.Command, env)...)
+					}
+				}
+			}
+		}
+	}
+	for _, srv := range s.MCPServers {
+		if srv.Command != "" {
+			words = append(words, srv.Command)
+			words = append(words, srv.Args...)
+		}
+	}
+	return namedFiles(projectDir, home, words)
+}
+
+// protectServers makes the files the stdio servers of cfg name read-only
+// for the agent's commands and their writes ask (runLaterFiles), before
+// they start: the servers of .mcp.json and those approved mid-session as
+// well as the settings' own.
+func (c *Config) protectServers(cfg mcp.Config) {
+	home, _ := os.UserHomeDir()
+	for _, srv := range cfg {
+		if srv.Command == "" {
+			continue
+		}
+		files := namedFiles(c.ProjectDir, home, append([]string{srv.Command}, srv.Args...))
+		c.Sandbox.ProtectRunLater(files...)
+		c.Policy.AddRunLater(files...)
+	}
+}
+
+// commandWords are the words of a shell command as the shell would see
+// them, with nested commands' words too; a command that does not parse
+// is split at blanks, which over-counts at worst.
+func commandWords(cmd string, env expand.Environ) []string {
+	f, err := syntax.NewParser().Parse(strings.NewReader(cmd), "")
+	if err != nil {
+		return strings.Fields(cmd)
+	}
+	cfg := &expand.Config{Env: env}
+	var out []string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		w, ok := n.(*syntax.Word)
+		if !ok {
+			return true
+		}
+		if lit, err := expand.Literal(cfg, w); err == nil {
+			out = append(out, lit)
+			out = append(out, strings.Fields(lit)...) // bash -c 'scripts/x.sh arg'
+		}
+		return true
+	})
+	return out
+}
+
+// namedFiles keeps the words that name an existing regular file, also
+// after an option's = (--config=path).
+func namedFiles(projectDir, home string, words []string) []string {
+	var out []string
+	for _, w := range words {
+		for _, cand := range []string{w, afterEquals(w)} {
+			if cand == "" {
+				continue
+			}
+			if rest, ok := strings.CutPrefix(cand, "~/"); ok && home != "" {
+				cand = filepath.Join(home, rest)
+			}
+			if !filepath.IsAbs(cand) {
+				cand = filepath.Join(projectDir, cand)
+			}
+			if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() {
+				out = append(out, filepath.Clean(cand))
+			}
+		}
+	}
+	return out
+}
+
+func afterEquals(w string) string {
+	if _, v, ok := strings.Cut(w, "="); ok {
+		return v
+	}
+	return ""
+}
