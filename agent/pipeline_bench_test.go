@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/seed92b641c3/workbench/hooks"
@@ -32,6 +34,9 @@ func benchPipeline(b *testing.B, register func(r *hooks.Registry, ev hooks.Event
 			return tools.Text("ok"), nil
 		}})
 	dir := b.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		b.Fatal(err) // a project git status runs in (its repository is looked up)
+	}
 	pol := permission.NewPolicy([]string{dir})
 	for i := range 25 {
 		pol.AddRules(permission.Deny, "bench", fmt.Sprintf("Bash(forbidden%d:*)", i))

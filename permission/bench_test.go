@@ -2,6 +2,8 @@ package permission
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -43,7 +45,11 @@ func fiftyRules() rules {
 
 // benchmarkShellCall times Evaluate of one allowed shell line under r.
 func benchmarkShellCall(b *testing.B, r rules) {
-	p := newPolicy(b, []string{b.TempDir()}, r)
+	root := b.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		b.Fatal(err) // a project git status runs in
+	}
+	p := newPolicy(b, []string{root}, r)
 	req := bash("git status -s && go test ./...")
 	if d := p.Evaluate(req); d.Behavior != Allow {
 		b.Fatalf("benchmark request not allowed: %+v", d)

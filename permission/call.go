@@ -138,6 +138,9 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 			ok, all = unknownDirs, unknownDirs
 		}
 	}
+	if len(unwrapped) > 0 && path.Base(unwrapped[0]) == "git" {
+		w.gitRun(in)
+	}
 	before := len(w.a.writes)
 	w.argWrites(unwrapped, globs[n:], in)
 	w.optionValues(unwrapped, in)
@@ -175,6 +178,18 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 		return okIn, allIn // eval runs in this shell
 	}
 	return ok, all
+}
+
+// gitRun records a git command run in d, whose repository is judged when
+// the call is evaluated.
+func (w *walker) gitRun(d dirs) {
+	if d.unknown {
+		w.unknownFor(whyGitDir)
+		return
+	}
+	for _, dir := range d.list {
+		w.a.gitRuns = append(w.a.gitRuns, gitRun{dir: dir, before: len(w.a.writes)})
+	}
 }
 
 // wrappedDirs is where the command that wrappers run runs, when they ran

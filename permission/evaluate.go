@@ -151,6 +151,11 @@ func (p *Policy) prepare(e *evaluation, req Request) {
 		}
 	}
 	for _, a := range e.cmds {
+		if e.unknown == "" && len(a.gitRuns) > 0 {
+			e.unknown = p.gitRepoUnknown(a, base())
+		}
+	}
+	for _, a := range e.cmds {
 		e.blindWrite = e.blindWrite || a.blindWrite
 		for _, w := range a.writes {
 			for _, f := range expandWrite(w, base()) {

@@ -202,8 +202,8 @@ func TestH15_NULByteAsks(t *testing.T) {
 
 // A line typed into a long-lived shell (shell_send) runs where earlier lines
 // left it: a relative name it writes asks in every mode, HOME and any
-// function or alias are unknown, and what the rules allow elsewhere stays
-// allowed.
+// function or alias are unknown, so is the repository git reads, and what
+// the rules allow elsewhere stays allowed.
 func TestH15_PersistentShellStartsSomewhereUnknown(t *testing.T) {
 	t.Parallel()
 	project, _ := workspace(t)
@@ -219,7 +219,12 @@ func TestH15_PersistentShellStartsSomewhereUnknown(t *testing.T) {
 			}
 		}
 	}
-	for _, cmd := range []string{`git status`, `touch ` + project + `/x`, `echo hi`, `true`} {
+	// git reads the repository of the directory the session is in, which
+	// an earlier line may have moved to a planted one (gitrepo.go).
+	if d := eval(`git status`, ModeDefault); d.Behavior != Ask || d.Rule != "unknown" {
+		t.Errorf("git status in a session: %s by %q (%s), want ask by unknown", d.Behavior, d.Rule, d.Message)
+	}
+	for _, cmd := range []string{`touch ` + project + `/x`, `echo hi`, `true`} {
 		if d := eval(cmd, ModeDefault); d.Behavior != Allow && cmd != "true" {
 			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
 		} else if cmd == "true" && d.Behavior != Ask {

@@ -1,6 +1,10 @@
 package permission
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -113,6 +117,64 @@ func TestH15_WrappersThatMoveTheCommand(t *testing.T) {
 		t.Errorf("env -C / rm -rf *: %s by %q (%s), want hard deny", d.Behavior, d.Rule, d.Message)
 	}
 	for _, cmd := range []string{`env -C src touch x`, `env -C src touch ../y`, `env -u X touch x`, `su -c 'touch x'`} {
+		if d := evalIn(p, project, ModeDefault, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}
+
+// git reads the config of the repository it finds from its directory, and
+// takes a directory holding HEAD, objects/ and refs/ for a bare one: files
+// Write makes without asking (none is a .git path) made `cd ./evil && git
+// status` run evil/config's core.fsmonitor. A git command now reads only
+// the workspace's own repository (or one around it) without asking.
+func TestH15_GitReadsTheRepositoryItFinds(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	for _, f := range []string{"evil/HEAD", "evil/config", "evil/objects/.keep", "evil/refs/.keep",
+		"evil/sub/.keep", "vendor/lib/.git/HEAD", "OUT/other/.git/HEAD"} {
+		at := filepath.Join(project, f)
+		if rel, ok := strings.CutPrefix(f, "OUT/"); ok {
+			at = filepath.Join(outside, rel)
+		}
+		if err := os.MkdirAll(filepath.Dir(at), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		content := "ref: refs/heads/main\n"
+		if strings.HasSuffix(f, "config") {
+			content = "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = touch P\n"
+		}
+		if err := os.WriteFile(at, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if git, err := exec.LookPath("git"); err == nil {
+		// The premise, with the real git: it takes evil for a repository.
+		cmd := exec.Command(git, "rev-parse", "--absolute-git-dir")
+		cmd.Dir = filepath.Join(project, "evil", "sub")
+		cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(project))
+		if out, err := cmd.Output(); err != nil || strings.TrimSpace(string(out)) != filepath.Join(project, "evil") {
+			t.Fatalf("git in evil/sub finds %q (%v), want %s", out, err, filepath.Join(project, "evil"))
+		}
+	}
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(git status:*)", "Bash(git log:*)",
+		"Bash(git diff:*)", "Bash(cd:*)", "Bash(echo:*)", "Bash(tar:*)", "Bash(bash:*)", "Bash(xargs:*)"}})
+	for _, cmd := range []string{
+		`cd ./evil && git status`, `cd ./evil/sub && git diff`, `cd ./vendor/lib && git log`,
+		`cd OUT/other && git status`, `cd ./not-yet && git status`, `bash -c 'cd ./evil && git status'`,
+		`echo 'ref: refs/heads/main' > src/HEAD && cd ./src && git status`, `tar -xf src/a.tar && git status`,
+		`echo x > src/config; cd ./src; git log`, `cd "$d" && git status`, `cd ./evil && xargs git log < /dev/null`,
+	} {
+		cmd = replaceOut(cmd, outside)
+		for _, mode := range []Mode{ModeDefault, ModeBypass} {
+			if d := evalIn(p, project, mode, cmd); d.Behavior != Ask || d.Rule != "unknown" {
+				t.Errorf("%s, %s: %s by %q (%s), want ask by unknown", mode, cmd, d.Behavior, d.Rule, d.Message)
+			}
+		}
+	}
+	for _, cmd := range []string{`git status`, `cd ./src && git status`, `git log -1 && echo x > src/config`,
+		`cd OUT && git status`, `echo x > build.log && git diff`} {
+		cmd = replaceOut(cmd, outside)
 		if d := evalIn(p, project, ModeDefault, cmd); d.Behavior != Allow {
 			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
 		}

@@ -179,6 +179,10 @@ func (w *walker) merge(sub *analysis) {
 	if sub.unknown != "" {
 		w.unknownFor(sub.unknown)
 	}
+	for _, g := range sub.gitRuns {
+		g.before += len(w.a.writes) // the writes before the script's come first
+		w.a.gitRuns = append(w.a.gitRuns, g)
+	}
 	w.a.writes = append(w.a.writes, sub.writes...)
 	w.a.reads = append(w.a.reads, sub.reads...)
 	w.a.hidden = append(w.a.hidden, sub.hidden...)

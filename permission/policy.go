@@ -49,6 +49,9 @@ type Policy struct {
 	// callow, cask and cdeny are the rules compiled for matching, in the
 	// same order as allow, ask and deny.
 	callow, cask, cdeny []compiledRule
+	// rootGit holds the roots seen with a .git (gitrepo.go), so a git
+	// command in a root costs no system call after the first.
+	rootGit sync.Map
 }
 
 // SessionSource is the Source of rules added by Grant, so a person can tell

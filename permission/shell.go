@@ -75,6 +75,9 @@ type analysis struct {
 	// anyProgram is set when a part's program is only known when it runs,
 	// so rules about one program cannot be passed over by name.
 	anyProgram bool
+	// gitRuns are the line's git commands and where they run, to judge
+	// the repository each reads when the call is evaluated (gitrepo.go).
+	gitRuns []gitRun
 }
 
 // write is a file a command line writes, as written in it (relative to the
