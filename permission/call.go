@@ -286,8 +286,16 @@ func (w *walker) findCommands(args []string, p part, d dirs) {
 		if base := path.Base(c.words[0]); base != c.words[0] {
 			fp.extra = append(fp.extra, strings.Join(append([]string{base}, c.words[1:]...), " "))
 		}
-		if unwrapped, n := unwrap(c.words); n > 0 {
+		unwrapped, n := unwrap(c.words)
+		if n > 0 {
 			fp.extra = append(fp.extra, strings.Join(unwrapped, " "))
+		}
+		if len(unwrapped) > 0 && path.Base(unwrapped[0]) == "git" {
+			if c.inFound {
+				w.gitRun(unknownDirs) // in every directory find finds
+			} else {
+				w.gitRun(d)
+			}
 		}
 		w.a.parts = append(w.a.parts, fp)
 		for _, r := range roots {

@@ -13,6 +13,9 @@ import (
 // findCommand is one command find runs for the files it finds.
 type findCommand struct {
 	words []string // as written, {} included
+	// inFound says it runs in each found file's directory (-execdir,
+	// -okdir), not find's own.
+	inFound bool
 }
 
 // findActions reads a find command line: its roots, the commands it runs
@@ -54,7 +57,7 @@ func findActions(args []string) (roots []string, cmds []findCommand, writes []st
 				j++
 			}
 			if j > i+1 {
-				cmds = append(cmds, findCommand{words: args[i+1 : j]})
+				cmds = append(cmds, findCommand{words: args[i+1 : j], inFound: a == "-execdir" || a == "-okdir"})
 			}
 			i = j
 		case "-delete":

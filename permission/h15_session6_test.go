@@ -158,12 +158,13 @@ func TestH15_GitReadsTheRepositoryItFinds(t *testing.T) {
 		}
 	}
 	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(git status:*)", "Bash(git log:*)",
-		"Bash(git diff:*)", "Bash(cd:*)", "Bash(echo:*)", "Bash(tar:*)", "Bash(bash:*)", "Bash(xargs:*)"}})
+		"Bash(git diff:*)", "Bash(cd:*)", "Bash(echo:*)", "Bash(tar:*)", "Bash(bash:*)", "Bash(xargs:*)", "Bash(find:*)"}})
 	for _, cmd := range []string{
 		`cd ./evil && git status`, `cd ./evil/sub && git diff`, `cd ./vendor/lib && git log`,
 		`cd OUT/other && git status`, `cd ./not-yet && git status`, `bash -c 'cd ./evil && git status'`,
 		`echo 'ref: refs/heads/main' > src/HEAD && cd ./src && git status`, `tar -xf src/a.tar && git status`,
 		`echo x > src/config; cd ./src; git log`, `cd "$d" && git status`, `cd ./evil && xargs git log < /dev/null`,
+		`find . -execdir git status \;`, `cd ./evil && find . -exec git log {} +`,
 	} {
 		cmd = replaceOut(cmd, outside)
 		for _, mode := range []Mode{ModeDefault, ModeBypass} {
@@ -173,7 +174,7 @@ func TestH15_GitReadsTheRepositoryItFinds(t *testing.T) {
 		}
 	}
 	for _, cmd := range []string{`git status`, `cd ./src && git status`, `git log -1 && echo x > src/config`,
-		`cd OUT && git status`, `echo x > build.log && git diff`} {
+		`cd OUT && git status`, `echo x > build.log && git diff`, `find src -exec git log -- {} +`} {
 		cmd = replaceOut(cmd, outside)
 		if d := evalIn(p, project, ModeDefault, cmd); d.Behavior != Allow {
 			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)

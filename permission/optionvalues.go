@@ -131,6 +131,9 @@ func optionValues(words []string) (files, cmds []string, blind bool) {
 	if (prog == "gofmt" || prog == "goimports") && hasGoFlag(words[1:], "w") {
 		files = append(files, goOperands(words[1:], set("r", "cpuprofile", "local", "srcdir"))...)
 	}
+	if prog == "go" {
+		cmds = append(cmds, goLinkerCommands(words[1:])...)
+	}
 	if prog == "go" && hasGoFlag(words[1:], "C") {
 		blind = true // -C moves go, and every relative name, elsewhere
 	}
@@ -246,6 +249,34 @@ func goFlagValues(spec optionSpec, words []string, each func(name, val string)) 
 		}
 		each(name, val)
 	}
+}
+
+// goLinkerCommands returns the programs `-ldflags` tells the Go linker to
+// run as its external linker (`-ldflags=-extld=P`, `-ldflags '-extld P'`,
+// `-ldflags=all=-extld=P`), which it starts with cgo or -linkmode=external.
+func goLinkerCommands(words []string) []string {
+	var out []string
+	spec := optionSpec{goFlags: true, commands: set("ldflags")}
+	goFlagValues(spec, words, func(_, val string) {
+		if pattern, flags, ok := strings.Cut(val, "="); ok && !strings.HasPrefix(pattern, "-") {
+			val = flags // pattern=flags applies flags to the packages pattern matches
+		}
+		fields := strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(val))
+		for i, f := range fields {
+			name, v, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(f, "-"), "-"), "=")
+			if name != "extld" || !strings.HasPrefix(f, "-") {
+				continue
+			}
+			if !hasVal && i+1 < len(fields) {
+				v = fields[i+1]
+			}
+			if v == "" {
+				v = opaqueStr
+			}
+			out = append(out, v)
+		}
+	})
+	return out
 }
 
 // hasGoFlag reports whether words hold the Go flag -name (or --name).
