@@ -5,8 +5,11 @@ STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin
 
 .PHONY: build run test bench bench-start bench-long lint fuzz clean
 
+# -buildvcs=auto stamps the commit into the binary (`workbench --version`
+# prints it) even where GOFLAGS turns stamping off, and builds all the same
+# where there is no repository.
 build:
-	$(GO) build -o $(BIN) .
+	$(GO) build -buildvcs=auto -o $(BIN) .
 
 # `make run` starts the workbench in this directory (the built-in demo when
 # no model is configured). ARGS passes flags: make run ARGS='--provider anthropic'.
