@@ -100,6 +100,9 @@ func argWrites(words []string) (files []string, blind, runs bool) {
 		case "sed":
 			return sedWrites(words[1:])
 		}
+		if awkNames[prog] {
+			return nil, false, awkUnseen(words[1:])
+		}
 		return nil, false, false
 	}
 	files, blind = optionWrites(prog, wr, words)

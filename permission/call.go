@@ -123,7 +123,31 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 	for _, s := range u.scripts {
 		w.scriptExtras(s, &p, in)
 	}
+	for _, prog := range u.programs {
+		w.hiddenScript(prog) // deny and ask rules see the program a wrapper runs as its shell
+	}
+	if globs[0] != nil || n > 0 && n < len(globs) && globs[n] != nil {
+		// A pattern names the program (`/bin/r? x` runs /bin/rm): it is
+		// known only once the shell expands it.
+		w.unknownFor(whyProgram)
+		w.a.anyProgram = true
+	}
+	if len(unwrapped) > 1 && otherShells[path.Base(unwrapped[0])] {
+		// A shell of another grammar: its script is not read as bash's,
+		// but deny rules see the commands bash would read in it.
+		w.unknownFor(whyOtherShell)
+		for _, a := range unwrapped[1:] {
+			if !strings.HasPrefix(a, "-") {
+				w.hiddenScript(a)
+			}
+		}
+	}
 	w.shadowing(unwrapped, &p)
+	for i := 0; i < n; i++ {
+		if path.Base(vals[i]) == "env" {
+			w.codeValues(vals[i:n]) // env NAME=VALUE in front of the command
+		}
+	}
 	w.codeValues(unwrapped)
 	if setsVariables(unwrapped) {
 		w.a.envTaint = true
@@ -230,7 +254,10 @@ func (w *walker) argWrites(words []string, globs []*syntax.Word, d dirs) {
 	}
 	files, blind, runs := argWrites(words)
 	w.a.blindWrite = w.a.blindWrite || blind
-	if runs {
+	switch {
+	case runs && awkNames[path.Base(words[0])]:
+		w.unknownFor(whyAwk)
+	case runs:
 		w.unknownFor(whySedScript)
 	}
 	by := path.Base(words[0])
@@ -279,8 +306,8 @@ func (w *walker) findCommands(args []string, p part, d dirs) {
 	for _, c := range cmds {
 		fp := part{text: strings.Join(c.words, " "), src: strings.Join(c.words, " "), words: c.words,
 			extra: []string{p.text}, envPrefix: p.envPrefix}
-		if strings.IndexByte(c.words[0], opaque) >= 0 {
-			w.unknownFor(whyProgram)
+		if strings.IndexByte(c.words[0], opaque) >= 0 || strings.ContainsAny(c.words[0], "*?[") {
+			w.unknownFor(whyProgram) // unknown, or a pattern the shell expands
 			w.a.anyProgram = true
 		}
 		if base := path.Base(c.words[0]); base != c.words[0] {
@@ -483,7 +510,15 @@ func rawText(w *syntax.Word) string {
 }
 
 // shells are the programs innerScript and stdinScript read scripts for.
-var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true}
+var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true,
+	"rbash": true}
+
+// otherShells are shells whose grammar is not bash's: what they run asks.
+var otherShells = map[string]bool{"fish": true, "csh": true, "tcsh": true, "rc": true, "es": true, "nu": true,
+	"elvish": true, "xonsh": true, "pwsh": true, "yash": true}
+
+// whyOtherShell explains a shell of another grammar.
+const whyOtherShell = "a shell whose grammar the analysis does not read runs a script"
 
 // innerScript returns the script a shell -c, eval or trap command runs,
 // when it is known.

@@ -181,3 +181,64 @@ func TestH15_GitReadsTheRepositoryItFinds(t *testing.T) {
 		}
 	}
 }
+
+// Spellings that ran a denied program in bypassPermissions: a value env
+// sets (`env PAGER='rm x' git log`, an exported function
+// `env 'BASH_FUNC_x%%=() { rm x; }' bash -c x`), env's -a value taken for
+// the program, su's -s shell, sem (parallel), a shell of another grammar,
+// and a pattern naming the program (`/bin/r? x` runs /bin/rm).
+func TestH15_DeniedProgramsBehindEnvShellsAndPatterns(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	p := denyRmEverywhere(t, root)
+	for _, cmd := range []string{
+		`env PAGER='rm x' git log`, `env -i GIT_PAGER='rm x' git log`, `env -u A PAGER='rm x' git log`,
+		`env 'BASH_FUNC_x%%=() { rm x; }' bash -c x`, `env -a x rm y`, `env --argv0=x rm y`,
+		`su -s /bin/rm root x`, `su --shell=/bin/rm root x`, `sem rm x`, `fish -c 'rm x'`, `tcsh -c 'rm x'`,
+		`rbash -c 'rm x'`,
+	} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Deny {
+			t.Errorf("%s: %s by %q (%s), want deny", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+	for _, cmd := range []string{`/bin/r? x`, `/bin/[r]m x`, `r?? x`, `sudo /bin/r? x`, `env /bin/r* x`,
+		`find . -exec /bin/r? {} +`, `fish -c 'echo (date)'`} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Ask || d.Rule != "unknown" {
+			t.Errorf("%s: %s by %q (%s), want ask by unknown", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+	for _, cmd := range []string{`ls src/*.txt`, `env LANG=C ls`, `env PAGER=cat git log`, `su -c ls`} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}
+
+// awk runs commands and writes files from its program (system, pipes,
+// print > FILE), as sed's e and w do: with `Bash(awk:*)`,
+// `awk 'BEGIN{system("touch P")}'` ran touch. Such a program, or one in a
+// file, asks in every mode; plain text processing stays quiet.
+func TestH15_AwkProgramsThatRunOrWriteAsk(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	p := newPolicy(t, []string{root}, rules{allow: []string{"Bash(awk:*)", "Bash(gawk:*)"}})
+	for _, cmd := range []string{
+		`awk 'BEGIN{system("touch P")}'`, `awk '{print | "sh"}' f`, `awk 'BEGIN{"date" | getline d}'`,
+		`awk 'BEGIN{print > "/tmp/x"}'`, `awk '{ printf "%s\n", $1 >> "log" }' f`, `awk '{print $1 > $2}' f`,
+		`awk -f prog.awk f`, `awk -fprog.awk f`, `gawk -e 'BEGIN{system("x")}'`, `gawk --source='BEGIN{system("x")}'`,
+		`gawk -i inc.awk 1 f`, `gawk -l ext 1 f`, `gawk '@load "x"; 1' f`, `awk -- '{print > "f"}' g`,
+		`awk "$prog" f`,
+	} {
+		for _, mode := range []Mode{ModeDefault, ModeBypass} {
+			if d := evalIn(p, root, mode, cmd); d.Behavior != Ask || d.Rule != "unknown" {
+				t.Errorf("%s, %s: %s by %q (%s), want ask by unknown", mode, cmd, d.Behavior, d.Rule, d.Message)
+			}
+		}
+	}
+	for _, cmd := range []string{`awk '{print $1}' f`, `awk '$3 > 100' f`, `awk -F: '$1 == "a" || $2 > 3 {print $1}' f`,
+		`awk -v n=2 '{print $n}' f`, `awk '{n++} END {print n}' f`, `awk 'BEGIN { printf "%d\n", 1 + 2 }'`} {
+		if d := evalIn(p, root, ModeDefault, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}

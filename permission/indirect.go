@@ -103,6 +103,10 @@ func (w *walker) hiddenScript(text string) {
 // shown to the rules.
 func (w *walker) assignValue(name, value string) {
 	switch {
+	case strings.HasPrefix(name, "BASH_FUNC_") && strings.HasPrefix(value, "()"):
+		// An exported function a child bash defines (env
+		// 'BASH_FUNC_x%%=() { ...; }' bash -c x): its body runs.
+		w.hiddenScript("f" + value)
 	case codeVariables[name] || gitConfigValue.MatchString(name):
 		w.hiddenScript(strings.TrimPrefix(value, "!"))
 	case name == "GIT_CONFIG_PARAMETERS":
@@ -268,6 +272,22 @@ func (w *walker) codeValues(words []string) {
 		return
 	}
 	switch path.Base(words[0]) {
+	case "env":
+		// env NAME=VALUE ... sets what the command's environment holds.
+		for i := 1; i < len(words); i++ {
+			a := words[i]
+			switch {
+			case a == "-u" || a == "-C" || a == "-S" || a == "-a" || a == "--unset" || a == "--chdir" ||
+				a == "--split-string" || a == "--argv0":
+				i++
+			case strings.HasPrefix(a, "-"):
+			case strings.IndexByte(a, '=') > 0:
+				name, value, _ := strings.Cut(a, "=")
+				w.assignValue(name, value)
+			default:
+				return // the command
+			}
+		}
 	case "alias":
 		for _, a := range words[1:] {
 			if _, v, ok := strings.Cut(a, "="); ok {

@@ -41,6 +41,11 @@ type wrapper struct {
 	away      string
 	awayLong  map[string]bool
 	elsewhere bool
+	// program and programLong are the options whose value is the program
+	// the wrapper runs in place of a shell (`su -s /bin/rm root x` runs
+	// rm x).
+	program     string
+	programLong map[string]bool
 }
 
 func set(names ...string) map[string]bool {
@@ -58,7 +63,7 @@ var wrappers = map[string]wrapper{
 		chdir: "D", chdirLong: set("chdir"), away: "iR", awayLong: set("login", "chroot")},
 	"doas":    {short: "uC"},
 	"pkexec":  {long: set("user"), elsewhere: true}, // in the target user's home
-	"env":     {short: "uCS", long: set("unset", "chdir", "split-string"), chdir: "C", chdirLong: set("chdir")},
+	"env":     {short: "uCSa", long: set("unset", "chdir", "split-string", "argv0"), chdir: "C", chdirLong: set("chdir")},
 	"nice":    {short: "n", long: set("adjustment")},
 	"nohup":   {},
 	"time":    {short: "fo", long: set("format", "output")},
@@ -81,9 +86,11 @@ var wrappers = map[string]wrapper{
 	"nsenter": {short: "tSG", long: set("target", "setuid", "setgid"), away: "wr", awayLong: set("wd", "root")},
 	"chroot":  {long: set("userspec", "groups"), positional: 1, elsewhere: true},
 	"su": {short: "cgGsw", long: set("group", "supp-group", "shell", "whitelist-environment"),
-		script: "c", scriptLong: set("command", "session-command"), scriptOnly: true, away: "l", awayLong: set("login")},
+		script: "c", scriptLong: set("command", "session-command"), scriptOnly: true, away: "l", awayLong: set("login"),
+		program: "s", programLong: set("shell")},
 	"runuser": {short: "cgGswu", long: set("group", "supp-group", "shell", "whitelist-environment", "user"),
-		script: "c", scriptLong: set("command", "session-command"), scriptOnly: true, away: "l", awayLong: set("login")},
+		script: "c", scriptLong: set("command", "session-command"), scriptOnly: true, away: "l", awayLong: set("login"),
+		program: "s", programLong: set("shell")},
 	"script": {short: "cTBIOEm", long: set("log-io", "log-in", "log-out", "log-timing", "echo", "logging-format"),
 		script: "c", scriptLong: set("command"), scriptOnly: true},
 	"sg":          {positional: 1, joined: true},
@@ -107,6 +114,8 @@ var wrappers = map[string]wrapper{
 	"cgexec": {short: "g"},
 }
 
+func init() { wrappers["sem"] = wrappers["parallel"] } // GNU parallel's semaphore mode
+
 // unwrapped is a command with its wrappers removed.
 type unwrapped struct {
 	// rest are the words of the command the wrappers run.
@@ -124,6 +133,9 @@ type unwrapped struct {
 	// away is set when a wrapper runs the command in a directory or under
 	// a root the line does not show (wrapper.away).
 	away bool
+	// programs are the programs wrappers were told to run as their shell
+	// (wrapper.program).
+	programs []string
 }
 
 // unwrap strips leading wrapper commands (and their options) from a
@@ -186,6 +198,9 @@ func unwrapAll(vals []string) unwrapped {
 					u.scripts = append(u.scripts, val)
 					u.splitString = u.splitString || name == "env"
 				}
+				if hasVal && wr.programLong[long] {
+					u.programs = append(u.programs, val)
+				}
 				switch {
 				case wr.awayLong[long] || wr.chdirLong[long] && !hasVal:
 					u.away = true
@@ -208,6 +223,9 @@ func unwrapAll(vals []string) unwrapped {
 				}
 				if takes && strings.IndexByte(wr.chdir, opt) >= 0 {
 					u.chdirs = append(u.chdirs, val)
+				}
+				if takes && strings.IndexByte(wr.program, opt) >= 0 {
+					u.programs = append(u.programs, val)
 				}
 				if takes && (strings.IndexByte(wr.script, opt) >= 0 || (name == "env" && opt == 'S')) {
 					u.scripts = append(u.scripts, val)
