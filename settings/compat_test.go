@@ -150,3 +150,39 @@ func TestCompat10_OnlyThePersonTrustsProjectServers(t *testing.T) {
 		t.Fatalf("user settings did not trust: %+v", s.ProjectMCP)
 	}
 }
+
+// A Claude Code settings file's keys Workbench does not read there (env,
+// model, statusLine...) make one notice naming them at the first one's
+// line; the keys it reads, and $schema, make none.
+func TestClaudeKeysNotReadAreANotice(t *testing.T) {
+	data := []byte("{\n  \"$schema\": \"https://json.schemastore.org/claude-code-settings.json\",\n  \"permissions\": {\"allow\": [\"Bash(ls)\"]},\n  \"env\": {\"A\": \"1\"},\n  \"model\": \"opus\",\n  \"statusLine\": {\"type\": \"command\", \"command\": \"x\"}\n}\n")
+	l, err := Parse("/p/.claude/settings.json", data, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Notices) != 1 {
+		t.Fatalf("notices: %v", l.Notices)
+	}
+	got := l.Notices[0].String()
+	for _, want := range []string{"/p/.claude/settings.json:4:3", "env, model, statusLine", "not read from Claude Code's files"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the notice %q lacks %q", got, want)
+		}
+	}
+	l, err = Parse("/p/.claude/settings.json", []byte(`{"permissions": {"deny": ["Read(.env)"]}, "hooks": {}, "sandbox": {}}`), true)
+	if err != nil || len(l.Notices) != 0 {
+		t.Errorf("keys Workbench reads: %v %v", l.Notices, err)
+	}
+	// The same keys in Workbench's own files are read, or refused.
+	if _, err := Parse("/p/.workbench/settings.json", []byte(`{"statusLine": {}}`), false); err == nil {
+		t.Error("an unknown key in Workbench's own file was not refused")
+	}
+}
+
+// A file cut off in the middle names the line where it ends.
+func TestACutOffSettingsFileNamesItsLastLine(t *testing.T) {
+	_, err := Parse("/p/.workbench/settings.json", []byte("{\n  \"permissions\": {\n    \"allow\": [1\n\n"), false)
+	if err == nil || !strings.Contains(err.Error(), "settings.json:3:") || !strings.Contains(err.Error(), "ends before") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -206,6 +207,8 @@ func Parse(path string, data []byte, claude bool) (Layer, error) {
 			name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
 			off := findKey(data, name)
 			return l, fail(off, name, "unknown setting (check the spelling; see the README for the keys Workbench reads)")
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return l, fail(int64(len(bytes.TrimRight(data, " \t\r\n"))), "", "invalid JSON: the file ends before the settings object does")
 		default:
 			return l, fail(-1, "", err.Error())
 		}
@@ -260,6 +263,9 @@ func Parse(path string, data []byte, claude bool) (Layer, error) {
 			return l, fail(locate(data, []string{"hooks"}), "hooks", err.Error())
 		}
 		l.Notices = hookNotices(path, data, ignored)
+	}
+	if claude {
+		l.Notices = append(l.Notices, claudeKeysNotRead(path, data)...)
 	}
 	if f.MaxOutputBytes < 0 {
 		return l, fail(locate(data, []string{"maxOutputBytes"}), "maxOutputBytes", "must not be negative")
