@@ -176,7 +176,7 @@ func replayHistory(h []provider.Message, entries []Entry, i int) []provider.Mess
 	case EntryMessage:
 		var m provider.Message
 		if json.Unmarshal(e.Data, &m) == nil {
-			h = append(h, m)
+			h = withMessage(h, m)
 		}
 	case EntryClear:
 		h = nil

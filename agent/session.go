@@ -180,9 +180,12 @@ func (s *Session) Clear() {
 	s.record(EntryClear, struct{}{})
 }
 
+// appendMessage adds m to the history (withMessage: a prompt after an
+// unanswered one joins it) and records m as it came, which replay joins
+// the same way.
 func (s *Session) appendMessage(m provider.Message) {
 	s.mu.Lock()
-	s.history = append(s.history, m)
+	s.history = withMessage(s.history, m)
 	s.mu.Unlock()
 	s.record(EntryMessage, m)
 }
