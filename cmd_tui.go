@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"github.com/seed92b641c3/workbench/agent"
@@ -66,8 +65,8 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 		OnModeChange: func(permission.Mode) { s.Plan.Forget() },
 		RefuseMode:   cfg.Mode.Refuse,
 		ProjectDir:   cfg.WorkDir, SessionID: s.Dir.ID,
-		LocalSettings: filepath.Join(cfg.ProjectDir, ".workbench", "settings.local.json"),
-		Notes:         s.Notes, History: s.Agent.History(),
+		AlwaysFile: cfg.AlwaysFile,
+		Notes:      s.Notes, History: s.Agent.History(),
 		MCP: s.MCP(), MCPAsk: mcpAsk(s.MCP()),
 		Welcome: s.Welcome(),
 		Shells:  s.Shells, Tasks: s.Tasks, TranscriptPath: s.Dir.Transcript(),

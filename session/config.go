@@ -74,6 +74,14 @@ type Config struct {
 	// to: .claude/settings.local.json as Claude Code does, or
 	// .workbench/settings.local.json when .claude files are not read.
 	AnswerFile string
+	// AlwaysFile is where the approval dialog's "Always" writes its rule:
+	// the project's .workbench/settings.local.json when the person trusts
+	// the project on record (the trust follows the rule), and otherwise
+	// the person's own settings for the project (settings.Paths.Personal),
+	// which count without trust: a rule in a withheld file would be gone
+	// next session, and a project's files must not grant themselves
+	// anything.
+	AlwaysFile string
 }
 
 // ModeBox holds the permission mode, which the UI and the plan tools
@@ -141,9 +149,15 @@ func Load(o Options) (*Config, error) {
 	dir = settings.ProjectRoot(work, home)
 	paths := settings.DefaultPaths(dir)
 	paths.Extra = o.SettingsFile
+	trusted, changed := settings.TrustState(settings.TrustFile(paths), dir)
 	if !o.TrustProject {
-		trusted, changed := settings.TrustState(settings.TrustFile(paths), dir)
 		paths.Untrusted, paths.TrustChanged = !trusted, changed
+	}
+	always := paths.Local
+	if !trusted {
+		// --trust-project trusts for one run: a rule written to the
+		// project's file would be withheld in the next.
+		always = paths.Personal
 	}
 	s, err := settings.Load(dir, paths, o.NoClaudeSettings)
 	if err != nil {
@@ -212,7 +226,7 @@ func Load(o Options) (*Config, error) {
 		answers = paths.Local
 	}
 	return &Config{
-		ProjectTrusted: !paths.Untrusted, AnswerFile: answers,
+		ProjectTrusted: !paths.Untrusted, AnswerFile: answers, AlwaysFile: always,
 		ProjectDir: dir, WorkDir: work, Settings: s, Policy: policy, Hooks: hreg,
 		Notices: append(append([]string(nil), s.Notices...), policy.AnchorNotes()...),
 		Mode:    &ModeBox{mode: mode, refuse: s.RefuseMode}, MaxOutput: maxOut, SpillDir: spill, Sandbox: sb,

@@ -105,7 +105,8 @@ type SourcedRule struct {
 
 // Load reads the layers of a project: ~/.claude/settings.json (unless
 // noClaude), the Workbench user file, .claude project and local (unless
-// noClaude), .workbench project and local, then the --settings file.
+// noClaude), .workbench project and local, the person's own file for the
+// project (Paths.Personal), then the --settings file.
 func Load(projectDir string, p Paths, noClaude bool) (*Settings, error) {
 	type candidate struct {
 		path   string
@@ -123,6 +124,9 @@ func Load(projectDir string, p Paths, noClaude bool) (*Settings, error) {
 		list = append(list, candidate{p.ClaudeProject, true, false}, candidate{p.ClaudeLocal, true, false})
 	}
 	list = append(list, candidate{p.Project, false, false}, candidate{p.Local, false, false})
+	// The person's own file for the project comes after the project's, so
+	// what they chose there is not undone by a file the project ships.
+	list = append(list, candidate{p.Personal, false, true})
 	s := &Settings{Rules: map[permission.Behavior][]SourcedRule{}, Env: map[string]string{}, Sandbox: defaultSandbox()}
 	if p.Untrusted {
 		// Only an untrusted project's question needs it; a file that does

@@ -7,6 +7,8 @@ package settings
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -303,6 +305,11 @@ func findKey(data []byte, name string) int64 {
 // .claude files, only the keys Workbench shares with Claude Code are read.
 type Paths struct {
 	ClaudeUser, User, Project, Local, ClaudeProject, ClaudeLocal, Extra string
+	// Personal is the person's own settings for this project, kept beside
+	// the user settings (PersonalFile): read after the project's files and
+	// honoured whether or not the project is trusted, since no repository
+	// can write it. "Always" in an untrusted project writes there.
+	Personal string
 	// Untrusted reads the project's own files (Project, Local,
 	// ClaudeProject, ClaudeLocal) for what they restrict only: the person
 	// has not trusted the project (see TrustFile).
@@ -331,5 +338,18 @@ func DefaultPaths(projectDir string) Paths {
 		Local:         filepath.Join(projectDir, ".workbench", "settings.local.json"),
 		ClaudeProject: filepath.Join(projectDir, ".claude", "settings.json"),
 		ClaudeLocal:   filepath.Join(projectDir, ".claude", "settings.local.json"),
+		Personal:      PersonalFile(filepath.Join(cfg, "workbench", "settings.json"), projectDir),
 	}
+}
+
+// PersonalFile is where the person's own settings for a project live,
+// given the Workbench user settings file: projects/NAME-HASH/settings.json
+// beside it, NAME the project directory's base name (to find it by) and
+// HASH the start of the sha256 of its real path (two projects of one
+// name are two files; a symbolic link to a project is the same project).
+func PersonalFile(userSettings, projectDir string) string {
+	key := trustKey(projectDir)
+	sum := sha256.Sum256([]byte(key))
+	name := filepath.Base(key) + "-" + hex.EncodeToString(sum[:6])
+	return filepath.Join(filepath.Dir(userSettings), "projects", name, "settings.json")
 }

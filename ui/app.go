@@ -57,9 +57,11 @@ type Config struct {
 	RefuseMode func(permission.Mode) string
 	ProjectDir string
 	SessionID  string
-	// LocalSettings is .workbench/settings.local.json, where "Always"
-	// writes its rule.
-	LocalSettings string
+	// AlwaysFile is the settings file "Always" writes its rule to (the
+	// project's .workbench/settings.local.json, or the person's own file
+	// for an untrusted project: session.Config.AlwaysFile); the dialog
+	// names it.
+	AlwaysFile string
 	// Notes are start-up messages (misconfiguration, H12; a resumed
 	// session cut short).
 	Notes []string

@@ -28,7 +28,7 @@ func (m *Model) openApproval(a askMsg) tea.Cmd {
 
 // dialogOptions is what every approval dialog gets from the session.
 func (m *Model) dialogOptions() approval.Options {
-	return approval.Options{WorkDir: m.cfg.ProjectDir, Covered: m.covered, Now: m.cfg.Now}
+	return approval.Options{WorkDir: m.cfg.ProjectDir, Covered: m.covered, Now: m.cfg.Now, AlwaysFile: m.cfg.AlwaysFile}
 }
 
 // covered reports whether a part of a shell command is already allowed by
@@ -76,7 +76,7 @@ func (m *Model) updateModal(msg tea.Msg) tea.Cmd {
 			reply.By = "person"
 		}
 		if len(act.Always) > 0 {
-			path, rules := m.cfg.LocalSettings, act.Always
+			path, rules := m.cfg.AlwaysFile, act.Always
 			cmd = func() tea.Msg {
 				for _, r := range rules {
 					if err := settings.AddAllowRule(path, r); err != nil {
@@ -135,7 +135,7 @@ func (m *Model) handleAlwaysSaved(msg alwaysSavedMsg) {
 		m.conv.AddError("Could not save " + strings.Join(msg.rules, ", ") + ": " + msg.err.Error())
 		return
 	}
-	m.say("Saved " + strings.Join(msg.rules, ", ") + " to " + m.cfg.LocalSettings)
+	m.say("Saved " + strings.Join(msg.rules, ", ") + " to " + m.cfg.AlwaysFile)
 }
 
 var _ agent.Approver = (*Bridge)(nil)

@@ -184,10 +184,10 @@ func newApp(t testing.TB, body string, w, h int, o appOptions) *app {
 		Rewind: store,
 		Agent:  sess, Bridge: bridge, Pipeline: p, Policy: policy, Mode: mode,
 		ProjectDir: dir, SessionID: "test-session",
-		LocalSettings: filepath.Join(dir, ".workbench", "settings.local.json"),
-		Now:           clock.now,
-		Theme:         o.theme,
-		TypedAhead:    o.typed,
+		AlwaysFile: filepath.Join(dir, ".workbench", "settings.local.json"),
+		Now:        clock.now,
+		Theme:      o.theme,
+		TypedAhead: o.typed,
 	})
 	a := &app{t: t, m: m, clock: clock, dir: dir, policy: policy, msgs: make(chan tea.Msg, 64), done: make(chan struct{})}
 	t.Cleanup(func() {

@@ -14,6 +14,7 @@ package approval
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -25,9 +26,10 @@ import (
 	"github.com/seed92b641c3/workbench/tools/askuser"
 )
 
-// LocalSettings is where an Always rule is written, relative to the project
-// directory. The dialog names it so the person knows where to undo it; the
-// root does the writing.
+// LocalSettings is where an Always rule is written in a trusted project,
+// relative to the project directory, and what the dialog names when
+// Options.AlwaysFile is not set. The dialog names the file so the person
+// knows where to undo it; the root does the writing.
 const LocalSettings = ".workbench/settings.local.json"
 
 // decidedBy is the ApprovalReply.By of every answer given in the dialog,
@@ -52,6 +54,24 @@ type Options struct {
 	// run outside Update (in the goroutine or tea.Cmd that receives the
 	// request).
 	ReadFile func(path string) ([]byte, error)
+	// AlwaysFile is the file "Always" writes to, absolute; the dialog names
+	// it (relative to WorkDir inside the project, from ~ outside).
+	// Empty names LocalSettings.
+	AlwaysFile string
+}
+
+// alwaysShown is AlwaysFile as the dialog names it.
+func (o Options) alwaysShown() string {
+	if o.AlwaysFile == "" {
+		return LocalSettings
+	}
+	shown := shownPath(o.AlwaysFile, o.WorkDir)
+	if home, err := os.UserHomeDir(); err == nil && home != "" && filepath.IsAbs(shown) {
+		if rel, err := filepath.Rel(home, shown); err == nil && filepath.IsLocal(rel) {
+			return "~/" + rel
+		}
+	}
+	return shown
 }
 
 func (o Options) now() time.Time {
@@ -109,12 +129,13 @@ type choice struct {
 // Dialog is the approval modal for one request. Build it with New; the root
 // feeds it messages with Update and draws it with View.
 type Dialog struct {
-	req   agent.ApprovalRequest
-	now   func() time.Time
-	grace grace
-	keys  choiceKeys
-	fkeys feedbackKeys
-	ekeys editKeys
+	always string // where Always writes, as shown
+	req    agent.ApprovalRequest
+	now    func() time.Time
+	grace  grace
+	keys   choiceKeys
+	fkeys  feedbackKeys
+	ekeys  editKeys
 
 	title   func(width int) string
 	reason  string   // why it asks, in plain words
@@ -166,12 +187,13 @@ func New(req agent.ApprovalRequest, opts Options) *Dialog {
 		opts.ReadFile = os.ReadFile
 	}
 	d := &Dialog{
-		req:   req,
-		now:   opts.now,
-		keys:  newChoiceKeys(),
-		fkeys: newFeedbackKeys(),
-		ekeys: newEditKeys(),
-		plan:  req.Tool == planTool,
+		always: opts.alwaysShown(),
+		req:    req,
+		now:    opts.now,
+		keys:   newChoiceKeys(),
+		fkeys:  newFeedbackKeys(),
+		ekeys:  newEditKeys(),
+		plan:   req.Tool == planTool,
 	}
 	d.grace.reset(d.now())
 	title, body := newReview(req, opts)

@@ -338,7 +338,7 @@ func (d *Dialog) footer(w int, compact bool) []string {
 			out = append(out, head+theme.Bold.Render(l))
 		}
 	case len(d.scope) > 0:
-		out = append(out, scopeLines(d.scope, w, compact)...)
+		out = append(out, scopeLines(d.scope, d.always, w, compact)...)
 	case d.noScope != "":
 		for _, l := range wrapText(d.noScope, w) {
 			out = append(out, theme.Dim.Render(l))
@@ -395,7 +395,7 @@ const scopeLabel = "s/a allow: "
 // scopeLines show the rules "Yes for this session" and "Always" would add,
 // exactly and in full (wrapped, never cut), and, unless compact, where
 // Always writes them.
-func scopeLines(scope []string, w int, compact bool) []string {
+func scopeLines(scope []string, always string, w int, compact bool) []string {
 	indent := ansi.StringWidth(scopeLabel)
 	var out []string
 	for i, l := range wrapText(strings.Join(scope, ", "), max(1, w-indent)) {
@@ -408,7 +408,7 @@ func scopeLines(scope []string, w int, compact bool) []string {
 	if compact {
 		return out
 	}
-	for _, l := range wrapText("(a also saves it in "+LocalSettings+")", max(1, w-indent)) {
+	for _, l := range wrapText("(a also saves it in "+always+")", max(1, w-indent)) {
 		out = append(out, strings.Repeat(" ", indent)+theme.Dim.Render(l))
 	}
 	return out
