@@ -54,15 +54,8 @@ func (b *linuxBackend) Name() string { return "Linux namespaces and Landlock" }
 // not answer in time, cannot be started for want of resources, or dies
 // another way is inconclusive (ErrInconclusive).
 func (b *linuxBackend) Probe(r Resolved) error {
-	abi, err := llsyscall.LandlockGetABIVersion()
-	if err != nil {
-		return fmt.Errorf("this kernel offers no Landlock (%v)", err)
-	}
-	if abi < launcher.MinABI {
-		return fmt.Errorf("the kernel's Landlock ABI %d is older than %d", abi, launcher.MinABI)
-	}
-	if b.launcher == "" {
-		return fmt.Errorf("%w: cannot find the workbench executable to launch the sandbox", ErrInconclusive)
+	if err := b.precheck(); err != nil {
+		return err
 	}
 	cmd := exec.Command(b.launcher)
 	var stderr bytes.Buffer
@@ -108,6 +101,22 @@ func (b *linuxBackend) Probe(r Resolved) error {
 	return fmt.Errorf("%w: the launcher failed: %s", ErrInconclusive, msg)
 }
 
+// precheck is what is checked in this process before a launcher is
+// started: Landlock's version, and that there is a launcher to start.
+func (b *linuxBackend) precheck() error {
+	abi, err := llsyscall.LandlockGetABIVersion()
+	if err != nil {
+		return fmt.Errorf("this kernel offers no Landlock (%v)", err)
+	}
+	if abi < launcher.MinABI {
+		return fmt.Errorf("the kernel's Landlock ABI %d is older than %d", abi, launcher.MinABI)
+	}
+	if b.launcher == "" {
+		return fmt.Errorf("%w: cannot find the workbench executable to launch the sandbox", ErrInconclusive)
+	}
+	return nil
+}
+
 // cloneRefused reports whether starting the launcher failed because the
 // kernel refuses the namespaces, rather than for want of resources at the
 // moment. ENOSPC is the user namespace limit: a refusal only when the limit
@@ -138,6 +147,27 @@ func stallSpec(js string) string {
 	return string(out)
 }
 
+// specFor is the launcher's spec for r.
+func specFor(r Resolved, probe bool) launcher.Spec {
+	return launcher.Spec{Write: r.Write, ReadOnly: r.ReadOnly, Pin: r.Pin, Hide: r.Hide, Sealed: r.Sealed, Net: r.Net,
+		UnixSockets: r.UnixSockets, Probe: probe, Layers: r.Layers}
+}
+
+// proxyPair makes the socket over which a command's launcher hands the
+// proxy its listening socket: theirs goes to the launcher, and the proxy
+// serves what arrives on the other end until stop.
+func proxyPair(proxy *Proxy) (theirs *os.File, stop func(), err error) {
+	if proxy == nil {
+		return nil, nil, errors.New("sandbox: allowed domains without a proxy")
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sandbox: proxy socket: %w", err)
+	}
+	ours, theirs := os.NewFile(uintptr(fds[0]), "proxy"), os.NewFile(uintptr(fds[1]), "proxy-child")
+	return theirs, proxy.serveHandOver(ours).close, nil
+}
+
 // Prepare rewrites cmd to run through the launcher.
 func (b *linuxBackend) Prepare(cmd *exec.Cmd, r Resolved, proxy *Proxy) (func(), error) {
 	return b.prepare(cmd, r, proxy, false)
@@ -150,23 +180,18 @@ func (b *linuxBackend) prepare(cmd *exec.Cmd, r Resolved, proxy *Proxy, probe bo
 	if cmd.Err != nil {
 		return nil, cmd.Err
 	}
-	spec := launcher.Spec{Write: r.Write, ReadOnly: r.ReadOnly, Pin: r.Pin, Hide: r.Hide, Sealed: r.Sealed, Net: r.Net, UnixSockets: r.UnixSockets, Probe: probe, Layers: r.Layers}
+	spec := specFor(r, probe)
 	release := func() {}
 	if r.Net == NetDomains && !probe {
-		if proxy == nil {
-			return nil, errors.New("sandbox: allowed domains without a proxy")
-		}
-		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+		theirs, stop, err := proxyPair(proxy)
 		if err != nil {
-			return nil, fmt.Errorf("sandbox: proxy socket: %w", err)
+			return nil, err
 		}
-		ours, theirs := os.NewFile(uintptr(fds[0]), "proxy"), os.NewFile(uintptr(fds[1]), "proxy-child")
 		spec.ProxyFD = 3 + len(cmd.ExtraFiles)
 		cmd.ExtraFiles = append(cmd.ExtraFiles, theirs)
-		serving := proxy.serveHandOver(ours)
 		release = func() {
 			theirs.Close()
-			serving.close()
+			stop()
 		}
 	}
 	js, err := json.Marshal(spec)
@@ -184,8 +209,16 @@ func (b *linuxBackend) prepare(cmd *exec.Cmd, r Resolved, proxy *Proxy, probe bo
 	if attr == nil {
 		attr = &syscall.SysProcAttr{}
 	}
+	inNamespaces(attr, r.Net)
+	cmd.SysProcAttr = attr
+	return release, nil
+}
+
+// inNamespaces makes attr start a launcher in new user, mount and (unless
+// net is open) network namespaces, with the capabilities it needs there.
+func inNamespaces(attr *syscall.SysProcAttr, net NetworkMode) {
 	attr.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
-	if r.Net != NetOpen {
+	if net != NetOpen {
 		attr.Cloneflags |= syscall.CLONE_NEWNET
 	}
 	// The same ids inside as outside, so files keep their owner.
@@ -196,6 +229,4 @@ func (b *linuxBackend) prepare(cmd *exec.Cmd, r Resolved, proxy *Proxy, probe bo
 	// The launcher needs these in its namespaces (mounts, the loopback
 	// device); it drops every capability before it execs the program.
 	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN}
-	cmd.SysProcAttr = attr
-	return release, nil
 }

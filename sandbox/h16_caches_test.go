@@ -40,18 +40,15 @@ func TestH16_ACommandCannotPlantInTheToolCaches(t *testing.T) {
 	// Two at once each get a layer.
 	bg := exec.Command("bash", "-c", `echo one > `+cache+`/one; sleep 2; cat `+cache+`/one`)
 	bg.Dir = f.ws
-	release, err := s.Wrap(bg)
+	var bgOut strings.Builder
+	bg.Stdout, bg.Stderr = &bgOut, &bgOut
+	bgProc, release, err := s.Start(bg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var bgOut strings.Builder
-	bg.Stdout, bg.Stderr = &bgOut, &bgOut
-	if err := bg.Start(); err != nil {
-		t.Fatal(err)
-	}
 	mustPass(t, s, f.ws, `echo two > `+cache+`/two`)
-	if err := bg.Wait(); err != nil || !strings.Contains(bgOut.String(), "one") {
-		t.Errorf("the command beside another: %v %q", err, bgOut.String())
+	if ws, err := bgProc.Wait(); err != nil || ws.ExitStatus() != 0 || !strings.Contains(bgOut.String(), "one") {
+		t.Errorf("the command beside another: %v %v %q", ws, err, bgOut.String())
 	}
 	release()
 	for _, name := range []string{"one", "two"} {

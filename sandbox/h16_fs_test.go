@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -247,8 +248,9 @@ func TestH16_CommandsCannotSignalOutsideTheSandbox(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	s := newSandbox(t, f.policy(), Options{})
-	// $PPID is this test process, outside the sandbox.
+	// $PPID is the sandbox server, outside the sandbox; so is this test.
 	mustFail(t, s, f.ws, `kill -0 $PPID`)
+	mustFail(t, s, f.ws, `kill -0 `+strconv.Itoa(os.Getpid()))
 	mustPass(t, s, f.ws, `sleep 5 & kill $!`)
 }
 

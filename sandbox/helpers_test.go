@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	scratchpkg "github.com/seed92b641c3/workbench/internal/scratch"
 	"os"
 	"os/exec"
@@ -10,9 +11,13 @@ import (
 )
 
 // TestMain lets this test binary be its own launcher: Options.Launcher
-// points at it and Dispatch takes over when it is started as one.
+// points at it and Dispatch takes over when it is started as one. With
+// clientEnv set it is a Workbench stand-in instead (runClient).
 func TestMain(m *testing.M) {
 	Dispatch()
+	if ws := os.Getenv(clientEnv); ws != "" {
+		runClient(ws)
+	}
 	os.Exit(m.Run())
 }
 
@@ -68,15 +73,41 @@ func newSandbox(t testing.TB, p Policy, o Options) *Sandbox {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(s.Close)
 	if p.Mode != Off && !s.Active() {
 		t.Fatalf("sandbox unavailable: %v", s.Unavailable())
 	}
 	return s
 }
 
-// run runs script with bash in dir under s and returns its combined output
-// and exit code.
+// run runs script with bash in dir under s, as the session's commands
+// start (Start: through the sandbox server), and returns its combined
+// output and exit code.
 func run(t testing.TB, s *Sandbox, dir, script string, env ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	p, release, err := s.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := p.Wait()
+	release()
+	if err != nil {
+		t.Fatalf("run %q: %v", script, err)
+	}
+	if ws.Signaled() {
+		return out.String(), 128 + int(ws.Signal())
+	}
+	return out.String(), ws.ExitStatus()
+}
+
+// runLauncher is run through the launcher (Wrap), the path of a command
+// the server does not start (an MCP stdio server's).
+func runLauncher(t testing.TB, s *Sandbox, dir, script string, env ...string) (string, int) {
 	t.Helper()
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Dir = dir

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"slices"
 	"sync"
+
+	"github.com/seed92b641c3/workbench/tasks/proc"
 )
 
 // Backend confines commands with one operating system's mechanism. The
@@ -27,6 +30,29 @@ type Backend interface {
 	// when r.Net is NetDomains. release is called once the process has
 	// ended (or failed to start) and frees what Prepare set up.
 	Prepare(cmd *exec.Cmd, r Resolved, proxy *Proxy) (release func(), err error)
+}
+
+// commandServer starts a session's commands from one process that stays
+// (the Linux backend's sandbox server), instead of a launcher each.
+type commandServer interface {
+	// start starts cmd confined by r, as Sandbox.Start does; an error
+	// that is errNotServed leaves cmd to the launcher.
+	start(cmd *exec.Cmd, r Resolved, proxy *Proxy) (proc.Proc, func(), error)
+	// pid is the server's process id.
+	pid() int
+	// close ends the server and the commands it still runs.
+	close()
+}
+
+// errNotServed says a command cannot go through the server (it has
+// ended, or the command asks for what a request cannot carry): it starts
+// through the launcher instead, which refuses what it cannot confine.
+var errNotServed = errors.New("not for the sandbox server")
+
+// serverBackend is a Backend that can start a session's server, which
+// makes the start-up check as Probe does.
+type serverBackend interface {
+	serve(r Resolved) (commandServer, error)
 }
 
 // ErrUnavailable is returned by Wrap when the sandbox cannot be had and
@@ -99,6 +125,8 @@ type Sandbox struct {
 	// sweeping keeps two commands that end together from sweeping the
 	// same index at once.
 	sweeping sync.Mutex
+	// srv is the session's sandbox server, when it runs.
+	srv commandServer
 }
 
 // New resolves p and checks that this machine can enforce it. A machine
@@ -123,8 +151,31 @@ func New(p Policy, o Options) (*Sandbox, error) {
 	}
 	e := expandHideRules(r.HideRules, r.Roots, r.Hide)
 	s.hideNotes = hideNotes(r.HideRules, e)
-	s.state.settle(s.probe(s.withRuleHides(e)), false)
+	s.state.settle(s.check(s.withRuleHides(e)), false)
 	return s, nil
+}
+
+// check is the start-up check: starting the session's server where the
+// backend has one (the server's answer is the check's), the backend's
+// probe otherwise.
+func (s *Sandbox) check(r Resolved) error {
+	sb, ok := s.backend.(serverBackend)
+	if !ok || os.Getenv(ForceUnavailableEnv) != "" {
+		return s.probe(r)
+	}
+	srv, err := sb.serve(r)
+	s.srv = srv
+	return err
+}
+
+// Close ends the session's sandbox server, and with it the commands it
+// still runs (the server also ends when Workbench does). Commands started
+// afterwards go through the launcher.
+func (s *Sandbox) Close() {
+	if s == nil || s.srv == nil {
+		return
+	}
+	s.srv.close()
 }
 
 // Active reports whether commands run confined: also while the check is
@@ -226,30 +277,66 @@ func (d Description) String() string {
 	return "sandbox " + d.Mode + ", network " + string(d.Network)
 }
 
-// Wrap rewrites cmd, which has not started, so it runs confined. It returns
-// a release function to call once the process has ended. When the sandbox
-// is off, or unavailable and not required, cmd is left alone; when it is
-// unavailable and required, Wrap fails with ErrUnavailable. While the
-// check is still open it is made again first; whatever it says short of
-// "unavailable", cmd starts through the launcher, and when a check after
-// start finds the sandbox unavailable Wrap fails with ErrFoundUnavailable.
-// Its signature is the command wrapper of packages tasks and tasks/pty.
+// Start starts cmd, which has not started, confined, in place of
+// cmd.Start: through the session's sandbox server while it runs, through
+// the launcher (Wrap) otherwise or when cmd asks for what a request to the
+// server cannot carry. It refuses as Wrap does, and starts cmd as it is
+// where Wrap would leave it alone. Its signature is the command wrapper of
+// packages tasks and tasks/pty; release is to be called once the process
+// and what it left in its group have ended.
+func (s *Sandbox) Start(cmd *exec.Cmd) (p proc.Proc, release func(), err error) {
+	confine, r, err := s.decide()
+	if err != nil {
+		return nil, nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if !confine {
+		return proc.Start(cmd, nil)
+	}
+	r = s.layers.over(r)
+	if s.srv != nil {
+		p, release, err := s.srv.start(cmd, r, s.proxy)
+		switch {
+		case err == nil:
+			return p, s.ended(r, release), nil
+		case !errors.Is(err, errNotServed):
+			s.layers.put(r.Layers)
+			return nil, nil, err
+		}
+	}
+	prepared, err := s.backend.Prepare(cmd, r, s.proxy)
+	if err != nil {
+		s.layers.put(r.Layers)
+		return nil, nil, fmt.Errorf("sandbox: %w", err)
+	}
+	return proc.Start(cmd, s.ended(r, prepared))
+}
+
+// ended is the release of a confined command started with r: it frees
+// what its start set up (freed, then its cache layers) and sweeps what it
+// may have left for git to run outside (sweepGit).
+func (s *Sandbox) ended(r Resolved, freed func()) func() {
+	return func() {
+		freed()
+		s.layers.put(r.Layers)
+		s.sweepGit()
+	}
+}
+
+// Wrap rewrites cmd, which has not started, so it runs confined through
+// the launcher: for a caller that must start the *exec.Cmd itself (an MCP
+// stdio server's transport); others use Start. It returns a release
+// function to call once the process has ended. When the sandbox is off, or
+// unavailable and not required, cmd is left alone; when it is unavailable
+// and required, Wrap fails with ErrUnavailable. While the check is still
+// open it is made again first; whatever it says short of "unavailable",
+// cmd starts through the launcher, and when a check after start finds the
+// sandbox unavailable Wrap fails with ErrFoundUnavailable.
 func (s *Sandbox) Wrap(cmd *exec.Cmd) (release func(), err error) {
-	if s == nil || s.resolved.Mode == Off {
-		return func() {}, nil
+	confine, r, err := s.decide()
+	if err != nil {
+		return nil, err
 	}
-	var r Resolved
-	st := s.state.get()
-	if st.unavailable == nil {
-		r = s.forCommand()
-		st = s.recheck(r)
-	}
-	switch {
-	case st.unavailable != nil && st.late:
-		return nil, fmt.Errorf("%w: %v", ErrFoundUnavailable, st.unavailable)
-	case st.unavailable != nil && s.policy.Required:
-		return nil, fmt.Errorf("%w (%v)", ErrUnavailable, st.unavailable)
-	case st.unavailable != nil:
+	if !confine {
 		return func() {}, nil
 	}
 	r = s.layers.over(r)
@@ -258,11 +345,29 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) (release func(), err error) {
 		s.layers.put(r.Layers)
 		return nil, err
 	}
-	return func() {
-		prepared()
-		s.layers.put(r.Layers)
-		s.sweepGit()
-	}, nil
+	return s.ended(r, prepared), nil
+}
+
+// decide says whether the command about to start is confined, with r its
+// policy, or refused (err).
+func (s *Sandbox) decide() (confine bool, r Resolved, err error) {
+	if s == nil || s.resolved.Mode == Off {
+		return false, r, nil
+	}
+	st := s.state.get()
+	if st.unavailable == nil {
+		r = s.forCommand()
+		st = s.recheck(r)
+	}
+	switch {
+	case st.unavailable != nil && st.late:
+		return false, r, fmt.Errorf("%w: %v", ErrFoundUnavailable, st.unavailable)
+	case st.unavailable != nil && s.policy.Required:
+		return false, r, fmt.Errorf("%w (%v)", ErrUnavailable, st.unavailable)
+	case st.unavailable != nil:
+		return false, r, nil
+	}
+	return true, r, nil
 }
 
 // forCommand is the policy for the command about to start: the protected

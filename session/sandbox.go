@@ -84,7 +84,7 @@ func (c *Config) sandboxGate() *shell.Gatekeeper {
 // sandbox.person asks for the sandbox there too.
 func (c *Config) PersonShell() pty.Wrapper {
 	if c.Settings.Sandbox.Person {
-		return c.Sandbox.Wrap
+		return c.Sandbox.Start
 	}
 	return pty.Unconfined
 }

@@ -213,7 +213,7 @@ func (s *Session) catalog(w Wiring, deferredSet *deferred.Set) (*tools.Registry,
 	reg.Add(shell.Bash(c.bashOptions()...))
 	s.Notes = append(s.Notes, sandboxNotes(c.Sandbox)...)
 	if !c.Settings.DisableBackgroundTasks {
-		taskMgr, err := tasks.NewManager(s.Dir.Tasks(), tasks.Options{Env: c.Settings.Environ(), Wrap: c.Sandbox.Wrap, Explain: c.Sandbox.Explain})
+		taskMgr, err := tasks.NewManager(s.Dir.Tasks(), tasks.Options{Env: c.Settings.Environ(), Wrap: c.Sandbox.Start, Explain: c.Sandbox.Explain})
 		if err != nil {
 			return nil, err
 		}
@@ -224,7 +224,7 @@ func (s *Session) catalog(w Wiring, deferredSet *deferred.Set) (*tools.Registry,
 		}
 	}
 	if !c.Settings.DisableShellSessions {
-		s.Shells = pty.NewManager(pty.Options{Env: append(tasks.InheritedEnv(), c.Settings.Environ()...), Wrap: c.Sandbox.Wrap, Explain: c.Sandbox.Explain})
+		s.Shells = pty.NewManager(pty.Options{Env: append(tasks.InheritedEnv(), c.Settings.Environ()...), Wrap: c.Sandbox.Start, Explain: c.Sandbox.Explain})
 		for _, t := range ptytools.All(s.Shells) {
 			reg.Add(t)
 		}
@@ -340,6 +340,7 @@ func (s *Session) closeStarted() {
 	if s.Shells != nil {
 		s.Shells.CloseAll()
 	}
+	s.Config.Sandbox.Close() // its server; a later command would take the launcher
 	s.egress.close()
 	if s.Rewind != nil {
 		s.Rewind.Close()

@@ -21,7 +21,7 @@ func sandboxFixture(t *testing.T) (ws, outside string, sb *sandbox.Sandbox) {
 func TestH16_BackgroundTasksAndMonitorsAreConfined(t *testing.T) {
 	t.Parallel()
 	ws, outside, sb := sandboxFixture(t)
-	m := newManager(t, Options{Wrap: sb.Wrap})
+	m := newManager(t, Options{Wrap: sb.Start})
 	for _, spec := range []Spec{
 		{Command: `echo x > ` + outside + `/bg; echo x > bg`, WorkDir: ws, Background: true},
 		{Command: `echo x > ` + outside + `/mon; echo x > mon; echo done`, WorkDir: ws, Kind: KindMonitor},
@@ -47,7 +47,7 @@ func TestH16_BackgroundTasksAndMonitorsAreConfined(t *testing.T) {
 func TestH16_NoOrphanSurvivesASandboxedCommand(t *testing.T) {
 	t.Parallel()
 	ws, _, sb := sandboxFixture(t)
-	m := newManager(t, Options{Wrap: sb.Wrap})
+	m := newManager(t, Options{Wrap: sb.Start})
 	pids := filepath.Join(ws, "pids")
 	task := spawn(t, m, Spec{Command: `echo $$ >> pids; sleep 1000 & echo $! >> pids;
 		(sleep 1000 & echo $! >> pids); trap '' TERM; sleep 1000`, WorkDir: ws, Background: true})
@@ -78,7 +78,7 @@ func TestH16_NoOrphanSurvivesASandboxedCommand(t *testing.T) {
 func TestH16_BackgroundAndMonitorRefusalsExplainThemselves(t *testing.T) {
 	t.Parallel()
 	ws, outside, sb := sandboxFixture(t)
-	m := newManager(t, Options{Wrap: sb.Wrap, Explain: sb.Explain})
+	m := newManager(t, Options{Wrap: sb.Start, Explain: sb.Explain})
 	bg := spawn(t, m, Spec{Command: `python3 -c "open('` + outside + `/bg','w')"`, WorkDir: ws, Background: true})
 	mon := spawn(t, m, Spec{Command: `cp /etc/hostname ../outside/mon; sleep 0.2; exit 3`, WorkDir: ws, Kind: KindMonitor,
 		Watch: []*regexp.Regexp{regexp.MustCompile(`cannot create`)}})

@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -77,16 +76,16 @@ type Exit struct {
 // Process starts has ended when Wait returns. Foreground Bash calls and
 // background tasks share it, so both stop the same way.
 type Process struct {
-	cmd   *exec.Cmd
-	pgid  int
-	grace time.Duration
-	start time.Time
-	out   *os.File // read end of the output pipe
-	stop  chan struct{}
-	done  chan struct{}
-	exit  Exit
+	proc Proc
 	// release frees what the wrapper set up, once the group is gone.
 	release func()
+	pgid    int
+	grace   time.Duration
+	start   time.Time
+	out     *os.File // read end of the output pipe
+	stop    chan struct{}
+	done    chan struct{}
+	exit    Exit
 }
 
 // StartProcess runs s.Command. Its stdin is /dev/null and it has no
@@ -120,28 +119,20 @@ func StartProcess(ctx context.Context, s ProcessSpec) (*Process, error) {
 	cmd.Env = environ(s.Env)
 	cmd.Stdout, cmd.Stderr = w, w // one pipe: arrival order is kept
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	release, err := wrap(s.Wrap, cmd)
-	if err != nil {
-		r.Close()
-		w.Close()
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	p := &Process{release: release,
-		cmd: cmd, grace: s.Grace, out: r,
+	p := &Process{grace: s.Grace, out: r,
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	if p.grace <= 0 {
 		p.grace = DefaultGrace
 	}
 	p.start = time.Now()
-	err = cmd.Start()
+	proc, release, err := start(s.Wrap, cmd)
 	w.Close() // the child holds its own copy; EOF comes when every holder exits
 	if err != nil {
 		r.Close()
-		release()
 		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
-	p.pgid = cmd.Process.Pid
+	p.proc, p.release, p.pgid = proc, release, proc.Pid()
 	output := s.Output
 	if output == nil {
 		output = io.Discard
@@ -210,10 +201,17 @@ func pump(r *os.File, w io.Writer) readResult {
 func (p *Process) supervise(ctx context.Context, read <-chan readResult) {
 	defer close(p.done)
 	defer p.release()
-	waited := make(chan error, 1)
-	go func() { waited <- p.cmd.Wait() }()
+	type waitResult struct {
+		ws  syscall.WaitStatus
+		err error
+	}
+	waited := make(chan waitResult, 1)
+	go func() {
+		ws, err := p.proc.Wait()
+		waited <- waitResult{ws, err}
+	}()
 
-	var waitErr error
+	var waitErr waitResult
 	var deadline time.Time
 	select {
 	case waitErr = <-waited:
@@ -234,7 +232,7 @@ func (p *Process) supervise(ctx context.Context, read <-chan readResult) {
 		}
 		t.Stop()
 	}
-	p.exit.Code, p.exit.Signal, p.exit.Err = status(p.cmd, waitErr)
+	p.exit.Code, p.exit.Signal, p.exit.Err = status(waitErr.ws, waitErr.err)
 
 	// The shell is gone; what it left running in its group is stopped too,
 	// since a command owns everything it started.
@@ -293,16 +291,14 @@ func (p *Process) signal(sig syscall.Signal) bool {
 }
 
 // status reads an exit status out of Wait's result.
-func status(cmd *exec.Cmd, err error) (code int, sig syscall.Signal, other error) {
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
+func status(ws syscall.WaitStatus, err error) (code int, sig syscall.Signal, other error) {
+	if err != nil {
 		return -1, 0, fmt.Errorf("wait: %w", err)
 	}
-	ps := cmd.ProcessState
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+	if ws.Signaled() {
 		return -1, ws.Signal(), nil
 	}
-	return ps.ExitCode(), 0, nil
+	return ws.ExitStatus(), 0, nil
 }
 
 // shellPath prefers bash, the shell models write for, and falls back to the

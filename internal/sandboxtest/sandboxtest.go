@@ -15,7 +15,8 @@ import (
 // Sandbox is the fixture the packages that start processes test their
 // confinement with: a workspace and a directory outside it, neither in a
 // temp directory, and an active sandbox for the workspace whose launcher is
-// the running test binary (its TestMain dispatches the launcher).
+// the running test binary (its TestMain dispatches the launcher), closed
+// when the test ends.
 func Sandbox(t testing.TB) (ws, outside string, sb *sandbox.Sandbox) {
 	t.Helper()
 	base := scratch.Dir(t)
@@ -28,5 +29,6 @@ func Sandbox(t testing.TB) (ws, outside string, sb *sandbox.Sandbox) {
 	if err != nil || !sb.Active() {
 		t.Fatalf("sandbox: %v %v", err, sb.Unavailable())
 	}
+	t.Cleanup(sb.Close) // after the test's own clean-ups: its processes are gone
 	return ws, outside, sb
 }

@@ -12,10 +12,11 @@ import (
 // as the packages it imports are initialised; an import that initialises
 // late (path/filepath, net, anything of the UI) would make every sandboxed
 // command pay for the whole binary's package initialisation again. Only
-// these may be imported.
+// these may be imported (sync, which os imports already, for the server's
+// locks).
 var allowedImports = map[string]bool{
 	"encoding/json": true, "errors": true, "fmt": true, "os": true, "runtime": true, "slices": true,
-	"strconv": true, "strings": true, "syscall": true, "time": true, "unsafe": true,
+	"strconv": true, "strings": true, "sync": true, "syscall": true, "time": true, "unsafe": true,
 	"github.com/landlock-lsm/go-landlock/landlock":         true,
 	"github.com/landlock-lsm/go-landlock/landlock/syscall": true,
 	"golang.org/x/sys/unix":                                true,

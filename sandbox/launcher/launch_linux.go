@@ -21,6 +21,9 @@ import (
 // for, with the capabilities it needs there, and execs the program once
 // the sandbox is in place. It returns only on failure.
 func launch(args []string) error {
+	if len(args) >= 1 && args[0] == ServeArg {
+		return serve(args[1:])
+	}
 	if len(args) < 3 || args[1] != "--" {
 		return errors.New("usage: " + Subcommand + " SPEC -- PROGRAM [ARGS...]")
 	}
@@ -41,7 +44,50 @@ func launch(args []string) error {
 	if err != nil {
 		return fmt.Errorf("working directory: %w", err)
 	}
-	// Pins first: the read-only binds and hidden paths go on top of them.
+	if err := mountAll(spec); err != nil {
+		return err
+	}
+	if err := unix.Chdir(wd); err != nil {
+		return fmt.Errorf("working directory %s: %w", wd, err)
+	}
+	env := os.Environ()
+	if spec.Net != NetOpen {
+		// A fresh network namespace has only a loopback device, and it is
+		// down; tests that serve on localhost need it up.
+		if err := loopbackUp(); err != nil {
+			return fmt.Errorf("loopback: %w", err)
+		}
+	}
+	if spec.Net == NetDomains && spec.ProxyFD > 0 && !spec.Probe {
+		port, err := handOverListener(spec.ProxyFD)
+		unix.Close(spec.ProxyFD) // the program must not inherit it
+		if err != nil {
+			return fmt.Errorf("proxy: %w", err)
+		}
+		env = withProxy(env, "http://127.0.0.1:"+strconv.Itoa(port))
+	}
+	// Capabilities, no_new_privs and the Landlock domain belong to a
+	// thread; the thread that sets them is the one that execs.
+	runtime.LockOSThread()
+	if err := confine(spec); err != nil {
+		return err
+	}
+	if spec.Probe {
+		for spec.Stall {
+			time.Sleep(time.Hour) // until the probe's time runs out
+		}
+		os.Exit(0)
+	}
+	err = syscall.Exec(argv[0], argv, env)
+	return fmt.Errorf("exec %s: %w", argv[0], err)
+}
+
+// mountAll puts one command's file system in place in the calling
+// thread's mount namespace, whose mounts are already private: the pins,
+// the cache layers, the hidden paths, a devpts of its own and the
+// read-only binds, in that order (the read-only binds and hidden paths go
+// on top of the pins).
+func mountAll(spec Spec) error {
 	for _, p := range spec.Pin {
 		if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 			return fmt.Errorf("pin %s: %w", p, err)
@@ -61,31 +107,26 @@ func launch(args []string) error {
 			return fmt.Errorf("make %s read-only: %w", p, err)
 		}
 	}
-	if err := unix.Chdir(wd); err != nil {
-		return fmt.Errorf("working directory %s: %w", wd, err)
-	}
-	env := os.Environ()
-	if spec.Net != NetOpen {
-		// A fresh network namespace has only a loopback device, and it is
-		// down; tests that serve on localhost need it up.
-		if err := loopbackUp(); err != nil {
-			return fmt.Errorf("loopback: %w", err)
-		}
-	}
-	if spec.Net == NetDomains && spec.ProxyFD > 0 && !spec.Probe {
-		port, err := handOverListener(spec.ProxyFD)
-		if err != nil {
-			return fmt.Errorf("proxy: %w", err)
-		}
-		env = withProxy(env, "http://127.0.0.1:"+strconv.Itoa(port))
-	}
-	fd, flags, err := ruleset(spec.Write, spec.Sealed)
+	return nil
+}
+
+// confine restricts the calling thread, which must be locked to its
+// goroutine, and so whatever it starts or execs: the Landlock ruleset
+// built, every capability dropped, no_new_privs set, the seccomp filter
+// installed on this thread alone and the Landlock domain entered by this
+// thread alone. Each of these is an attribute of a thread that a child
+// inherits; none reaches the process's other threads.
+func confine(spec Spec) error {
+	fd, flags, held, err := ruleset(spec.Write, spec.Sealed)
 	if err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
-	// Capabilities, no_new_privs and the Landlock domain belong to a
-	// thread; the thread that sets them is the one that execs.
-	runtime.LockOSThread()
+	defer func() {
+		unix.Close(fd)
+		for _, h := range held {
+			unix.Close(h)
+		}
+	}()
 	if err := dropCapabilities(); err != nil {
 		return fmt.Errorf("drop capabilities: %w", err)
 	}
@@ -100,25 +141,20 @@ func launch(args []string) error {
 	if err := llsyscall.LandlockRestrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("landlock: restrict: %w", err)
 	}
-	if spec.Probe {
-		for spec.Stall {
-			time.Sleep(time.Hour) // until the probe's time runs out
-		}
-		os.Exit(0)
-	}
-	err = syscall.Exec(argv[0], argv, env)
-	return fmt.Errorf("exec %s: %w", argv[0], err)
+	return nil
 }
 
 // ruleset builds the Landlock ruleset: everything readable and executable,
 // writes only in the writable paths and to the terminal and null devices.
-func ruleset(write, sealed []string) (int, uint32, error) {
+// held are the descriptors the sealed roots' rules were made from, to close
+// with the ruleset's once it is in force.
+func ruleset(write, sealed []string) (fd int, flags uint32, held []int, err error) {
 	abi, err := llsyscall.LandlockGetABIVersion()
 	if err != nil {
-		return -1, 0, fmt.Errorf("not supported by this kernel: %w", err)
+		return -1, 0, nil, fmt.Errorf("not supported by this kernel: %w", err)
 	}
 	if abi < MinABI {
-		return -1, 0, fmt.Errorf("kernel Landlock ABI %d is older than %d, which cannot stop truncation", abi, MinABI)
+		return -1, 0, nil, fmt.Errorf("kernel Landlock ABI %d is older than %d, which cannot stop truncation", abi, MinABI)
 	}
 	// The network is the namespaces' business; Landlock keeps files and
 	// IPC scopes (signals and abstract sockets out of the sandbox).
@@ -138,21 +174,29 @@ func ruleset(write, sealed []string) (int, uint32, error) {
 		case err != nil:
 			continue // gone since the policy was resolved: nothing to allow
 		case fi.IsDir() && slices.Contains(sealed, p):
-			rules = append(rules, sealedRules(p)...)
+			r, fds := sealedRules(p)
+			rules, held = append(rules, r...), append(held, fds...)
 		case fi.IsDir():
 			rules = append(rules, landlock.RWDirs(p).WithRefer())
 		default:
 			rules = append(rules, landlock.RWFiles(p))
 		}
 	}
-	fd, flags, err := cfg.NewRulesetFD(rules...)
+	closeAll := func() {
+		for _, h := range held {
+			unix.Close(h)
+		}
+	}
+	fd, flags, err = cfg.NewRulesetFD(rules...)
 	if err != nil {
-		return -1, 0, err
+		closeAll()
+		return -1, 0, nil, err
 	}
 	if fd < 0 {
-		return -1, 0, errors.New("this kernel cannot enforce the rules")
+		closeAll()
+		return -1, 0, nil, errors.New("this kernel cannot enforce the rules")
 	}
-	return fd, flags, nil
+	return fd, flags, held, nil
 }
 
 // sealedRights are a sealed root's own rights: everything but making
@@ -167,12 +211,12 @@ const sealedRights = llsyscall.AccessFSExecute | llsyscall.AccessFSReadFile | ll
 // are left out: the root's rights hold for what they point at. Each
 // directory is opened without following links and handed over by its
 // descriptor, so one swapped for a link meanwhile gets nothing; the
-// descriptors stay open until the launcher execs (they close on exec).
-func sealedRules(root string) []landlock.Rule {
-	rules := []landlock.Rule{landlock.PathAccess(sealedRights, root)}
+// descriptors (fds) stay open until the ruleset is in force.
+func sealedRules(root string) (rules []landlock.Rule, fds []int) {
+	rules = []landlock.Rule{landlock.PathAccess(sealedRights, root)}
 	entries, err := os.ReadDir(root)
 	if err != nil {
-		return rules
+		return rules, nil
 	}
 	var dirs []string
 	for _, e := range entries {
@@ -186,12 +230,13 @@ func sealedRules(root string) []landlock.Rule {
 		if err != nil {
 			continue
 		}
+		fds = append(fds, fd)
 		dirs = append(dirs, "/proc/self/fd/"+strconv.Itoa(fd))
 	}
 	if len(dirs) > 0 {
 		rules = append(rules, landlock.RWDirs(dirs...).WithRefer())
 	}
-	return rules
+	return rules, fds
 }
 
 // hideAll mounts an empty read-only directory (a tmpfs) over each hidden
@@ -300,8 +345,8 @@ func loopbackUp() error {
 // handOverListener listens on 127.0.0.1 inside the namespace and passes the
 // listening socket to Workbench over the descriptor proxyFD: Workbench's
 // proxy accepts on it from outside, so the namespace needs no route out.
+// proxyFD stays open: it is the caller's to close.
 func handOverListener(proxyFD int) (int, error) {
-	defer unix.Close(proxyFD)
 	lfd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return 0, err

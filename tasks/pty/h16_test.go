@@ -24,7 +24,8 @@ func TestH16_PTYSessionsAreConfined(t *testing.T) {
 	if err != nil || !sb.Active() {
 		t.Fatalf("sandbox: %v %v", err, sb.Unavailable())
 	}
-	m := NewManager(Options{KillGrace: 300 * time.Millisecond, Wrap: sb.Wrap})
+	t.Cleanup(sb.Close)
+	m := NewManager(Options{KillGrace: 300 * time.Millisecond, Wrap: sb.Start})
 	t.Cleanup(m.CloseAll)
 
 	// An interactive shell with job control, as shell_open starts one.

@@ -3,10 +3,11 @@ package pty
 import (
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/seed92b641c3/workbench/tasks"
 )
 
 // The life of a session: starting the program, the reader that feeds the
@@ -44,17 +45,10 @@ func start(m *Manager, id string, spec OpenSpec) (*Session, error) {
 	// program gets job control and SIGWINCH, and its session can be
 	// signalled as a whole (H14).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	release, err := wrapCommand(m.opts.Wrap, spec.Wrap, cmd)
-	if err != nil {
-		slave.Close()
-		master.Close()
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	err = cmd.Start()
+	proc, release, err := startCommand(m.opts.Wrap, spec.Wrap, cmd)
 	slave.Close() // the child has it; holding it here would hide the end of output
 	if err != nil {
 		master.Close()
-		release()
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
 	explain := m.opts.Explain
@@ -62,7 +56,7 @@ func start(m *Manager, id string, spec OpenSpec) (*Session, error) {
 		explain = spec.Explain
 	}
 	s := &Session{
-		id: id, spec: spec, started: time.Now(), cmd: cmd, release: release, explain: explain, pid: cmd.Process.Pid,
+		id: id, spec: spec, started: time.Now(), proc: proc, release: release, explain: explain, pid: proc.Pid(),
 		master: master, mgr: m,
 		replies:    make(chan []byte, replyQueue),
 		pulse:      make(chan struct{}),
@@ -84,24 +78,22 @@ func start(m *Manager, id string, spec OpenSpec) (*Session, error) {
 	return s, nil
 }
 
-// wrapCommand applies the session's wrapper, or the manager's when the
-// session names none.
-func wrapCommand(def, own Wrapper, cmd *exec.Cmd) (func(), error) {
+// startCommand starts cmd with the session's wrapper, or the manager's
+// when the session names none, or as it is when neither does. release is
+// never nil when err is.
+func startCommand(def, own Wrapper, cmd *exec.Cmd) (tasks.Proc, func(), error) {
 	w := def
 	if own != nil {
 		w = own
 	}
 	if w == nil {
-		return func() {}, nil
+		w = Unconfined
 	}
-	release, err := w(cmd)
-	if err != nil {
-		return nil, err
-	}
-	if release == nil {
+	p, release, err := w(cmd)
+	if err == nil && release == nil {
 		release = func() {}
 	}
-	return release, nil
+	return p, release, err
 }
 
 // shellPath is bash, or sh where bash is not installed.
@@ -210,8 +202,7 @@ func (s *Session) outputSignal() <-chan struct{} {
 // session is stopped (H14).
 func (s *Session) waitLoop() {
 	defer s.wg.Done()
-	err := s.cmd.Wait()
-	code := exitCode(s.cmd.ProcessState, err)
+	code := exitCode(s.proc.Wait())
 	s.drainAfterExit()
 	if !isClosed(s.readerDone) || sessionAlive(s.pid) {
 		// Something outlived the program: the session is over, and nobody
@@ -315,15 +306,12 @@ func (s *Session) close() {
 }
 
 // exitCode turns a wait result into a shell-style exit code.
-func exitCode(ps *os.ProcessState, err error) int {
-	if ps == nil {
-		if err != nil {
-			return -1
-		}
-		return 0
-	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+func exitCode(ws syscall.WaitStatus, err error) int {
+	switch {
+	case err != nil && ws == 0:
+		return -1
+	case ws.Signaled():
 		return 128 + int(ws.Signal())
 	}
-	return ps.ExitCode()
+	return ws.ExitStatus()
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/hinshun/vt10x"
+
+	"github.com/seed92b641c3/workbench/tasks"
 )
 
 // Tuning numbers of a session.
@@ -88,11 +90,10 @@ type OpenSpec struct {
 	Person bool
 }
 
-// Wrapper rewrites a program's command before it starts, so it runs inside
-// the session's sandbox (H16). It returns a release function, called once
-// the program and its terminal session have ended. An error refuses the
-// program: it does not start.
-type Wrapper func(cmd *exec.Cmd) (release func(), err error)
+// Wrapper starts a program's command, inside the session's sandbox (H16)
+// or as it is: the wrapper of package tasks, so one sandbox serves both.
+// An error refuses the program: it does not start.
+type Wrapper = tasks.Wrapper
 
 // Explainer reads output of a program that ran in the sandbox and, when it
 // shows a refusal the sandbox caused, returns a note that says so and names
@@ -100,8 +101,8 @@ type Wrapper func(cmd *exec.Cmd) (release func(), err error)
 // relative paths. The session's sandbox provides it.
 type Explainer func(output, dir string) string
 
-// Unconfined is the wrapper that leaves a program as it is.
-func Unconfined(*exec.Cmd) (func(), error) { return func() {}, nil }
+// Unconfined is the wrapper that starts a program as it is.
+func Unconfined(cmd *exec.Cmd) (tasks.Proc, func(), error) { return tasks.Unconfined(cmd) }
 
 // Session is one program in a pty with its live screen. All methods are
 // safe for concurrent use.
@@ -109,7 +110,7 @@ type Session struct {
 	id      string
 	spec    OpenSpec
 	started time.Time
-	cmd     *exec.Cmd
+	proc    tasks.Proc
 	release func() // frees what the wrapper set up, once the session ended
 	explain Explainer
 	pid     int

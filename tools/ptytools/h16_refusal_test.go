@@ -17,7 +17,7 @@ import (
 // when the output they return shows a refusal it caused.
 func TestH16_TerminalSessionRefusalsExplainThemselves(t *testing.T) {
 	ws, outside, sb := sandboxtest.Sandbox(t)
-	m := pty.NewManager(pty.Options{KillGrace: 300 * time.Millisecond, Wrap: sb.Wrap, Explain: sb.Explain})
+	m := pty.NewManager(pty.Options{KillGrace: 300 * time.Millisecond, Wrap: sb.Start, Explain: sb.Explain})
 	t.Cleanup(m.CloseAll)
 	k := &kit{t: t, m: m, tools: map[string]tools.Tool{}, tc: &tools.Context{WorkDir: ws, Env: []string{"HISTFILE=/dev/null"}}}
 	for _, tool := range All(m) {

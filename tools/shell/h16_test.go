@@ -39,7 +39,7 @@ func call(t *testing.T, tool tools.Tool, tc *tools.Context, input map[string]any
 func TestH16_BashRunsInsideTheSandboxAndExplainsRefusals(t *testing.T) {
 	t.Parallel()
 	ws, outside, sb := sandboxFixture(t)
-	m, err := tasks.NewManager(t.TempDir(), tasks.Options{Wrap: sb.Wrap})
+	m, err := tasks.NewManager(t.TempDir(), tasks.Options{Wrap: sb.Start})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestH16_EscapeIsInTheSchemaAndAsksOrIsRefused(t *testing.T) {
 func TestH16_BackgroundBashRefusalsExplainThemselves(t *testing.T) {
 	t.Parallel()
 	ws, outside, sb := sandboxFixture(t)
-	m, err := tasks.NewManager(t.TempDir(), tasks.Options{Wrap: sb.Wrap, Explain: sb.Explain})
+	m, err := tasks.NewManager(t.TempDir(), tasks.Options{Wrap: sb.Start, Explain: sb.Explain})
 	if err != nil {
 		t.Fatal(err)
 	}

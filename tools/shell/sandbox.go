@@ -12,8 +12,8 @@ import (
 // Sandbox is the session's sandbox as Bash needs it (H16); the sandbox
 // package's *Sandbox satisfies it.
 type Sandbox interface {
-	// Wrap rewrites a command so it runs confined.
-	Wrap(cmd *exec.Cmd) (release func(), err error)
+	// Start starts a command confined (a tasks.Wrapper).
+	Start(cmd *exec.Cmd) (p tasks.Proc, release func(), err error)
 	// Explain returns a note for output that shows a refusal the sandbox
 	// caused, naming the way out, or "".
 	Explain(output, dir string) string
@@ -103,7 +103,7 @@ func (c config) wrapper(input json.RawMessage) tasks.Wrapper {
 	case c.escapes(input):
 		return tasks.Unconfined
 	}
-	return c.sandbox.Wrap
+	return c.sandbox.Start
 }
 
 // explainer is how a task started for input explains the sandbox's
