@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/seed92b641c3/workbench/internal/gitindex"
 )
@@ -68,12 +67,5 @@ func (s *Store) gitlinksFromGit(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var links []string
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		meta, path, ok := strings.Cut(string(rec), "\t")
-		if ok && strings.HasPrefix(meta, "160000 ") {
-			links = append(links, path)
-		}
-	}
-	return links, nil
+	return gitindex.ParseLsFiles(out), nil
 }

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -78,14 +77,7 @@ func gitlinksFromGit(gitDir, workTree string) []string {
 	if err != nil {
 		return nil
 	}
-	var links []string
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		meta, path, ok := strings.Cut(string(rec), "\t")
-		if ok && strings.HasPrefix(meta, "160000 ") {
-			links = append(links, path)
-		}
-	}
-	return links
+	return gitindex.ParseLsFiles(out)
 }
 
 // configDigest sums what decides what git runs in a repository: its

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"strings"
 )
 
 // gitlinkMode is the mode bits of a gitlink in an index entry.
@@ -85,4 +86,17 @@ func Gitlinks(path string) ([]string, error) {
 		}
 	}
 	return links, nil
+}
+
+// ParseLsFiles picks the gitlinks out of `git ls-files -z --stage`, the
+// fallback for an index Gitlinks cannot read.
+func ParseLsFiles(out []byte) []string {
+	var links []string
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		meta, path, ok := strings.Cut(string(rec), "\t")
+		if ok && strings.HasPrefix(meta, "160000 ") {
+			links = append(links, path)
+		}
+	}
+	return links
 }

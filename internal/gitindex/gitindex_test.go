@@ -63,3 +63,11 @@ func TestGitlinksRefusesWhatItCannotRead(t *testing.T) {
 		t.Errorf("a missing index: %v %v", links, err)
 	}
 }
+
+// The fallback reads git's own listing the same way.
+func TestParseLsFilesPicksTheGitlinks(t *testing.T) {
+	out := []byte("100644 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 0\ta b\x00160000 0123456789abcdef0123456789abcdef01234567 0\tsub dir\x00")
+	if got := ParseLsFiles(out); len(got) != 1 || got[0] != "sub dir" {
+		t.Errorf("got %q", got)
+	}
+}
