@@ -15,6 +15,9 @@ var markerSpellings = []string{
 	`nohup wbmarker`, `timeout 5 wbmarker`, `"$(echo wbmarker)"`, "`printf wbmarker`", `${X:-wbmarker}`,
 	`$M`, `wb${E}marker`, `{wbmarker,}`, `exec wbmarker`, `builtin wbmarker`, `sudo wbmarker`,
 	`torify wbmarker`, `eval -- wbmarker`, `xargs wbmarker`, `wb\` + "\n" + `marker`,
+	// Session 6.
+	`env -a x wbmarker`, `env -C / wbmarker`, `sem wbmarker`, `su -s /bin/wbmarker root`, `/usr/bin/wbmarke?`,
+	`env 'BASH_FUNC_wbmarker%%=() { :; }' wbmarker`,
 }
 
 // shellQuote quotes s as one shell word.
@@ -105,6 +108,13 @@ var markerWrappers = []func(c string) string{
 	func(c string) string { return "echo " + shellQuote(c) + " | xargs -I{} sh -c {}" },
 	func(c string) string { return "parallel ::: " + shellQuote(c) },
 	func(c string) string { return "ssh -o ProxyCommand=" + shellQuote(c) + " h" },
+	// Session 6.
+	func(c string) string { return "env PAGER=" + shellQuote(c) + " git log" },
+	func(c string) string { return "env " + shellQuote("BASH_FUNC_f%%=() { "+c+"\n}") + " bash -c f" },
+	func(c string) string { return "fish -c " + shellQuote(c) },
+	func(c string) string { return "awk " + shellQuote(`BEGIN{system("`+c+`")}`) },
+	func(c string) string { return "env -C src bash -c " + shellQuote(c) },
+	func(c string) string { return "su -c " + shellQuote(c) + " -" },
 }
 
 // FuzzH15_MarkerIsSeen wraps a marker command in random constructs that

@@ -207,6 +207,22 @@ func TestH15_DeniedProgramsBehindEnvShellsAndPatterns(t *testing.T) {
 			t.Errorf("%s: %s by %q (%s), want ask by unknown", cmd, d.Behavior, d.Rule, d.Message)
 		}
 	}
+	// A command held in a value is judged as a shell would read it: one
+	// that does not parse (an unclosed here-document runs to the end),
+	// nests deeper than the analysis follows, or names its program by an
+	// expansion is not passed over.
+	deep := "rm x"
+	for range maxShellDepth + 1 {
+		deep = "bash -c " + shellQuote(deep)
+	}
+	for _, cmd := range []string{
+		"env PAGER=$'sh -s <<\\'EOF\\'\\nrm x\\nEOF > out' git log", "PAGER=" + shellQuote(deep) + " git log",
+		`env 'BASH_FUNC_f%%=() { ${X:-rm} x; }' bash -c f`, `PAGER='${X:-rm} x' git log`,
+	} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior == Allow {
+			t.Errorf("%s: allowed by %q (%s), want deny or ask", cmd, d.Rule, d.Message)
+		}
+	}
 	for _, cmd := range []string{`ls src/*.txt`, `env LANG=C ls`, `env PAGER=cat git log`, `su -c ls`} {
 		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Allow {
 			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)

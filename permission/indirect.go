@@ -76,7 +76,11 @@ var gitCommandKey = regexp.MustCompile(`(?i)^(alias\..*|pager\..*|.*(pager|edito
 // deny. It never allows anything: the part that carries the text is judged
 // as itself.
 func (w *walker) hiddenScript(text string) {
-	if strings.TrimSpace(text) == "" || w.depth >= maxShellDepth {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	if w.depth >= maxShellDepth {
+		w.unknownFor("commands held in values are nested deeper than the analysis follows")
 		return
 	}
 	if strings.IndexByte(text, opaque) >= 0 {
@@ -84,17 +88,49 @@ func (w *walker) hiddenScript(text string) {
 		w.a.anyProgram = true
 		return
 	}
+	parsed := false
 	for _, script := range []string{text, "echo " + text} {
 		sub := analyze(script, w.depth+1)
 		if sub.err != nil {
+			// Its rough split still shows deny rules its commands: a
+			// shell may read it otherwise (an unclosed here-document
+			// runs to the end).
+			w.denyFor(sub.deny)
+			for _, p := range sub.parts {
+				w.a.hidden = append(w.a.hidden, p.text)
+			}
 			continue
 		}
+		parsed = true
 		w.denyFor(sub.deny)
 		for _, p := range sub.parts {
 			w.a.hidden = append(w.a.hidden, p.text)
 			w.a.hidden = append(w.a.hidden, p.extra...)
 		}
 		w.a.hidden = append(w.a.hidden, sub.hidden...)
+		if sub.unknown != "" {
+			// What the value runs is not all seen (nested too deep, a
+			// program only known then): the line cannot be judged.
+			w.unknownFor(sub.unknown)
+		}
+	}
+	if !parsed {
+		w.unknownFor("a command held in a value does not parse as shell")
+	}
+}
+
+// hiddenFunction shows deny and ask rules the commands of a function body
+// a child bash imports from its environment, like hiddenScript; a program
+// in it that is only known when it runs (`${X:-curl}`) makes the line
+// unknown, and a deny rule that could be that program decides.
+func (w *walker) hiddenFunction(body string) {
+	w.hiddenScript("f" + body)
+	if w.depth >= maxShellDepth {
+		return
+	}
+	if sub := analyze("f"+body, w.depth+1); sub.err != nil || sub.anyProgram || sub.unknown != "" {
+		w.unknownFor(whyCodeValue)
+		w.a.anyProgram = w.a.anyProgram || sub.anyProgram
 	}
 }
 
@@ -106,7 +142,7 @@ func (w *walker) assignValue(name, value string) {
 	case strings.HasPrefix(name, "BASH_FUNC_") && strings.HasPrefix(value, "()"):
 		// An exported function a child bash defines (env
 		// 'BASH_FUNC_x%%=() { ...; }' bash -c x): its body runs.
-		w.hiddenScript("f" + value)
+		w.hiddenFunction(value)
 	case codeVariables[name] || gitConfigValue.MatchString(name):
 		w.hiddenScript(strings.TrimPrefix(value, "!"))
 	case name == "GIT_CONFIG_PARAMETERS":

@@ -261,7 +261,7 @@ func goLinkerCommands(words []string) []string {
 		if pattern, flags, ok := strings.Cut(val, "="); ok && !strings.HasPrefix(pattern, "-") {
 			val = flags // pattern=flags applies flags to the packages pattern matches
 		}
-		fields := strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(val))
+		fields := goQuotedFields(val)
 		for i, f := range fields {
 			name, v, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(f, "-"), "-"), "=")
 			if name != "extld" || !strings.HasPrefix(f, "-") {
@@ -276,6 +276,40 @@ func goLinkerCommands(words []string) []string {
 			out = append(out, v)
 		}
 	})
+	return out
+}
+
+// goQuotedFields splits a flag list as the go command splits -ldflags:
+// at spaces, with '...' and "..." each one field (quotes removed).
+func goQuotedFields(s string) []string {
+	var out []string
+	var cur strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else {
+				cur.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, cur.String())
+	}
 	return out
 }
 
