@@ -30,6 +30,10 @@ type git struct {
 	// shared object directory.
 	objects string
 	env     []string
+	// broken, once set, is why the shadow repository could not be made
+	// (see Store.gitSetUpInLine): every later command fails with it. It is
+	// written and read only by work in the store's line.
+	broken error
 }
 
 // shadowConfig is the shadow repository's whole configuration. System and
@@ -117,6 +121,9 @@ func (g *git) command(ctx context.Context, args ...string) *exec.Cmd {
 // run runs one git command and returns its standard output; a failure
 // carries git's own message.
 func (g *git) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	if g.broken != nil {
+		return nil, g.broken
+	}
 	cmd := g.command(ctx, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -148,6 +155,9 @@ type blobReader struct {
 }
 
 func (g *git) blobs(ctx context.Context) (*blobReader, error) {
+	if g.broken != nil {
+		return nil, g.broken
+	}
 	cmd := g.command(ctx, "cat-file", "--batch")
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -18,34 +18,42 @@ import (
 // last session's index lets git skip every file unchanged since, and the
 // objects it names are in the shared object directory. Seeds are kept per
 // set of exclude patterns, so a session with other rewind.ignore patterns
-// starts from its own. Files a seed recorded that are ignored now (a
-// .gitignore changed between sessions) are dropped from the index first.
-func (s *Store) startFromSeed(shared string) error {
+// starts from its own. copied says the seed was copied in: files it
+// recorded that are ignored now (a .gitignore changed between sessions)
+// are still to be dropped from the index (dropIgnoredFromSeed), which needs
+// git and so runs in line, after the store opened.
+func (s *Store) startFromSeed(shared string) (copied bool, err error) {
 	sum := sha256.Sum256(s.excludes())
 	s.seed = filepath.Join(shared, "index-"+hex.EncodeToString(sum[:8]))
 	own := filepath.Join(s.git.gitDir, "index")
 	if _, err := os.Stat(own); err == nil {
-		return nil
+		return false, nil
 	}
 	if err := copyFile(s.seed, own); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil // the project's first session: nothing to start from
+			return false, nil // the project's first session: nothing to start from
 		}
-		return fmt.Errorf("rewind: %w", err)
+		return false, fmt.Errorf("rewind: %w", err)
 	}
 	if err := s.syncExcludes(); err != nil {
-		return err
+		return false, err
 	}
+	return true, nil
+}
+
+// dropIgnoredFromSeed removes from a copied seed index the files that are
+// ignored now. A seed git cannot use is only a lost shortcut: it is
+// removed, and the first checkpoint hashes the tree.
+func (s *Store) dropIgnoredFromSeed() {
+	own := filepath.Join(s.git.gitDir, "index")
 	ctx := context.Background()
 	ignored, err := s.git.run(ctx, nil, "ls-files", "-z", "--cached", "--ignored", "--exclude-standard")
 	if err == nil && len(ignored) > 0 {
 		_, err = s.git.run(ctx, ignored, "rm", "--cached", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul")
 	}
 	if err != nil {
-		// A seed git cannot use is only a lost shortcut.
 		os.Remove(own)
 	}
-	return nil
 }
 
 // saveSeed leaves the session's index where the project's next session

@@ -17,8 +17,11 @@ func openShared(t *testing.T, project, shared string, ignore ...string) *Store {
 	return s
 }
 
+// indexed lists the store's index once the work queued before it (the
+// seed's clean-up after Open) is done.
 func indexed(t *testing.T, s *Store) string {
 	t.Helper()
+	defer s.line.enter()()
 	out, err := s.git.run(ctx, nil, "ls-files")
 	if err != nil {
 		return "<" + err.Error() + ">"

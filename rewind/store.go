@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -117,12 +118,14 @@ func Open(o Options) (*Store, error) {
 		}
 	}
 	s.git = newGit(filepath.Join(o.Dir, "git"), wt, objects)
-	if err := s.initRepo(); err != nil {
+	needsInit, err := s.initRepo()
+	if err != nil {
 		s.lock.Close()
 		return nil, err
 	}
+	seeded := false
 	if o.Shared != "" {
-		if err := s.startFromSeed(o.Shared); err != nil {
+		if seeded, err = s.startFromSeed(o.Shared); err != nil {
 			s.lock.Close()
 			return nil, err
 		}
@@ -132,6 +135,9 @@ func Open(o Options) (*Store, error) {
 		return nil, err
 	}
 	s.nextPrompt = s.log.maxPrompt() + 1
+	if needsInit || seeded {
+		s.gitSetUpInLine(needsInit, seeded)
+	}
 	return s, nil
 }
 
@@ -140,23 +146,58 @@ func Open(o Options) (*Store, error) {
 // ask for: a restore must give back the bytes that were there.
 const attributes = "* -text -ident -filter -working-tree-encoding -eol\n"
 
-func (s *Store) initRepo() error {
+// initRepo readies the shadow repository's directory: its attributes, and
+// no index.lock left by a git that was stopped. It runs no git: needsInit
+// says that `git init` has yet to make the repository itself, which
+// gitSetUpInLine does. Git missing is an error now, as the failed `git init`
+// it would come to was: the session says at once that rewind is off.
+func (s *Store) initRepo() (needsInit bool, err error) {
 	gd := s.git.gitDir
 	if _, err := os.Stat(filepath.Join(gd, "HEAD")); err != nil {
-		if _, err := s.git.run(context.Background(), nil, "init", "-q"); err != nil {
-			return fmt.Errorf("rewind: creating the shadow repository: %w", err)
+		if _, err := exec.LookPath("git"); err != nil {
+			return false, fmt.Errorf("rewind: creating the shadow repository: git init: %w", err)
 		}
+		needsInit = true
 	}
 	// The store holds the session's lock, so an index.lock here was left
 	// by a git that a crash or a kill stopped mid-write: left in place,
 	// it would fail every checkpoint of the session from now on.
 	if err := os.Remove(filepath.Join(gd, "index.lock")); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("rewind: %w", err)
+		return false, fmt.Errorf("rewind: %w", err)
 	}
 	if err := os.MkdirAll(filepath.Join(gd, "info"), 0o700); err != nil {
-		return err
+		return false, fmt.Errorf("rewind: %w", err)
 	}
-	return os.WriteFile(filepath.Join(gd, "info", "attributes"), []byte(attributes), 0o600)
+	if err := os.WriteFile(filepath.Join(gd, "info", "attributes"), []byte(attributes), 0o600); err != nil {
+		return false, fmt.Errorf("rewind: %w", err)
+	}
+	return needsInit, nil
+}
+
+// gitSetUpInLine runs the git processes a new store needs, `git init` and
+// the clean-up of a seed index (see startFromSeed), as the first piece of
+// work in line and in the background: opening a store starts no process,
+// so a session's first frame does not wait for git, and every checkpoint,
+// restore and diff waits for them in line. git init leaves the files Open
+// wrote (the attributes, the seed index) as they are. When it fails, every
+// later git command of the store fails with its error.
+func (s *Store) gitSetUpInLine(needsInit, seeded bool) {
+	s.line.mu.Lock()
+	ready, leave := s.line.joinLocked()
+	s.line.mu.Unlock()
+	go func() {
+		<-ready
+		defer leave()
+		if needsInit {
+			if _, err := s.git.run(context.Background(), nil, "init", "-q"); err != nil {
+				s.git.broken = fmt.Errorf("rewind: creating the shadow repository: %w", err)
+				return
+			}
+		}
+		if seeded {
+			s.dropIgnoredFromSeed()
+		}
+	}()
 }
 
 // Close leaves the index for the project's next session and releases the
