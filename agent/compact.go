@@ -317,7 +317,7 @@ func (s *Session) summarise(ctx context.Context, older []provider.Message, instr
 		maxTokens = s.cfg.MaxTokens
 	}
 	stream, err := s.cfg.Provider.Stream(ctx, provider.Request{
-		Model: s.cfg.Model, System: s.cfg.System, Messages: msgs, Tools: s.toolDefs(), MaxTokens: maxTokens,
+		Model: s.cfg.Model, System: s.system(), Messages: msgs, Tools: s.toolDefs(), MaxTokens: maxTokens,
 	})
 	if err != nil {
 		return "", err

@@ -43,7 +43,7 @@ func estimateMessages(h []provider.Message) int {
 // fixedTokens estimates what every request carries besides the history:
 // the system prompt and the tool schemas.
 func (s *Session) fixedTokens() int {
-	return estimateTokens(len(s.cfg.System) + s.toolBytes())
+	return estimateTokens(len(s.system()) + s.toolBytes())
 }
 
 func (s *Session) toolBytes() int {
@@ -65,9 +65,10 @@ type ContextPart struct {
 // system prompt (without the memory files), the tool schemas, the memory
 // files, the messages and the tool results.
 func (s *Session) ContextParts() []ContextPart {
+	system := s.system()
 	memory := 0
 	for _, m := range s.cfg.Memory {
-		if strings.Contains(s.cfg.System, strings.TrimSpace(m.Content)) {
+		if strings.Contains(system, strings.TrimSpace(m.Content)) {
 			memory += len(strings.TrimSpace(m.Content))
 		}
 	}
@@ -78,7 +79,7 @@ func (s *Session) ContextParts() []ContextPart {
 		results += b
 	}
 	return []ContextPart{
-		{"System prompt", estimateTokens(len(s.cfg.System) - memory)},
+		{"System prompt", estimateTokens(len(system) - memory)},
 		{"Tools", estimateTokens(s.toolBytes())},
 		{"Memory files", estimateTokens(memory)},
 		{"Messages", estimateTokens(msgs)},

@@ -224,7 +224,7 @@ func (s *Session) turn(ctx context.Context, turn int) turnResult {
 func (s *Session) streamTurn(ctx context.Context, turn int) (turnResult, bool) {
 	p := s.cfg.Pipeline
 	req := provider.Request{
-		Model: s.cfg.Model, System: s.cfg.System, Messages: s.historyView(),
+		Model: s.cfg.Model, System: s.system(), Messages: s.historyView(),
 		Tools: s.toolDefs(), MaxTokens: s.cfg.MaxTokens,
 	}
 	toolCtx, cancelTools := context.WithCancel(ctx)

@@ -23,6 +23,11 @@ type Config struct {
 	Deferred *deferred.Set
 	// System is the system prompt (see SystemPrompt).
 	System string
+	// SystemFrom, when set, makes the system prompt in place of System,
+	// once, when a request or a report first needs it: what it waits for
+	// (the project's git status) then runs while the session starts
+	// instead of before, and the first frame does not wait for it.
+	SystemFrom func() string
 	// MaxTurns ends a run after this many model turns (0: no limit).
 	MaxTurns int
 	// MaxDuration ends a run after this long, interrupting its tools.
@@ -83,6 +88,8 @@ const todoReminderEvery = 10
 type Session struct {
 	cfg Config
 	id  string
+	// systemLater makes the system prompt from cfg.SystemFrom, once.
+	systemLater func() string
 
 	run     sync.Mutex // held while a prompt runs
 	mu      sync.Mutex
@@ -121,10 +128,26 @@ func NewSession(cfg Config, id string, history []provider.Message) *Session {
 		cfg.System += note
 	}
 	s := &Session{cfg: cfg, id: id, history: history, resumed: len(history) > 0}
+	s.systemLater = sync.OnceValue(func() string {
+		text := cfg.SystemFrom()
+		if note := nonceNote(cfg.Nonce); !strings.Contains(text, note) {
+			text += note
+		}
+		return text
+	})
 	if fresh {
 		s.record(EntryNonce, map[string]string{"nonce": cfg.Nonce})
 	}
 	return s
+}
+
+// system is the system prompt every request carries: cfg.System, or
+// what cfg.SystemFrom made the first time it was needed.
+func (s *Session) system() string {
+	if s.cfg.SystemFrom == nil {
+		return s.cfg.System
+	}
+	return s.systemLater()
 }
 
 // ID is the session id, the name of its directory in the state tree.

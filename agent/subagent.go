@@ -117,7 +117,8 @@ func (s *Session) runChild(ctx context.Context, d AgentDef, v agentInput, callID
 	cfg.MaxTurns = d.MaxTurns
 	cfg.Transcript = nil // the child's messages are not the parent's history
 	cfg.Notifier = nil   // background news goes to the parent
-	cfg.System = s.cfg.System + "\n<subagent>\nYou are a subagent (" + d.Name + ") started by another agent for one task. " +
+	cfg.SystemFrom = nil
+	cfg.System = s.system() + "\n<subagent>\nYou are a subagent (" + d.Name + ") started by another agent for one task. " +
 		"Do it and end with a short report of what you found or did; that report is all the other agent will see.\n" + d.Instructions + "\n</subagent>\n"
 	// The child's calls are shown and recorded under the Agent call that
 	// started them: their ids get its id in front ("agent/child"), the way

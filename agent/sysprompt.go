@@ -57,29 +57,20 @@ func GatherFacts(ctx context.Context, workDir string) Facts {
 // GatherFactsIn reads platform, date, a short git status, and the
 // instruction files from the project root down to the working directory.
 func GatherFactsIn(ctx context.Context, d FactsDirs) Facts {
+	f := GatherFactsButGit(d)
+	f.GitStatus = GitStatus(ctx, d.WorkDir)
+	return f
+}
+
+// GatherFactsButGit reads what GatherFactsIn reads except the git status,
+// which costs a process: a session reads that with GitStatus while it
+// starts, and waits for it only when its first request needs the prompt.
+func GatherFactsButGit(d FactsDirs) Facts {
 	workDir := d.WorkDir
 	f := Facts{
 		WorkDir:  workDir,
 		Platform: runtime.GOOS + "/" + runtime.GOARCH,
 		Date:     time.Now().Format("2006-01-02"),
-	}
-	gctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	// Outside any sandbox, git must not run what a command of an earlier
-	// session could have planted: an fsmonitor, a nested repository's
-	// filters (status asks each submodule), a commondir sending git to
-	// another config.
-	cmd := exec.CommandContext(gctx, "git", "-c", "core.fsmonitor=false", "status", "--short", "--branch", "--ignore-submodules=all")
-	cmd.Dir = workDir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
-	if planted := plantedCommondir(workDir); planted != "" {
-		f.GitStatus = "(not read: " + planted + " sends git to another directory's config, which a command may have planted; remove it if you did not make it)"
-	} else if out, err := cmd.Output(); err == nil {
-		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-		if len(lines) > 20 {
-			lines = append(lines[:20], fmt.Sprintf("... and %d more changed files", len(lines)-20))
-		}
-		f.GitStatus = strings.Join(lines, "\n")
 	}
 	root := d.ProjectRoot
 	if root == "" {
@@ -91,6 +82,32 @@ func GatherFactsIn(ctx context.Context, d FactsDirs) Facts {
 	}
 	f.MemoryNotices = notices
 	return f
+}
+
+// GitStatus is `git status --short --branch` in workDir, cut to 20 lines,
+// or "" where it fails (no repository, no git, two seconds gone).
+func GitStatus(ctx context.Context, workDir string) string {
+	// Outside any sandbox, git must not run what a command of an earlier
+	// session could have planted: an fsmonitor, a nested repository's
+	// filters (status asks each submodule), a commondir sending git to
+	// another config.
+	if planted := plantedCommondir(workDir); planted != "" {
+		return "(not read: " + planted + " sends git to another directory's config, which a command may have planted; remove it if you did not make it)"
+	}
+	gctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(gctx, "git", "-c", "core.fsmonitor=false", "status", "--short", "--branch", "--ignore-submodules=all")
+	cmd.Dir = workDir
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) > 20 {
+		lines = append(lines[:20], fmt.Sprintf("... and %d more changed files", len(lines)-20))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // SystemPrompt renders the system prompt. Tool guidance travels with each

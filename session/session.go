@@ -177,7 +177,8 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 	p.Visible, p.Runnable = deferredSet.Visible, deferredSet.Runnable
 	s.Pipeline = p
 	home, _ := os.UserHomeDir()
-	facts := agent.GatherFactsIn(context.Background(), agent.FactsDirs{WorkDir: c.WorkDir, ProjectRoot: c.ProjectDir, Home: home})
+	facts := agent.GatherFactsButGit(agent.FactsDirs{WorkDir: c.WorkDir, ProjectRoot: c.ProjectDir, Home: home})
+	gitStatus := gitStatusInBackground(c.WorkDir)
 	for _, n := range facts.MemoryNotices {
 		s.Notes = append(s.Notes, "memory: "+n)
 	}
@@ -188,7 +189,11 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 	}
 	acfg := agent.Config{
 		Provider: prov, Model: m.Model, Pipeline: p, Deferred: deferredSet,
-		System: agent.SystemPrompt(facts), MaxTurns: m.MaxTurns,
+		SystemFrom: func() string {
+			facts.GitStatus = gitStatus()
+			return agent.SystemPrompt(facts)
+		},
+		MaxTurns:   m.MaxTurns,
 		Transcript: tr, Publish: publish, Notifier: s.notifiers(),
 		BackgroundWait: w.BackgroundWait, MaxDuration: w.MaxDuration, TodoReminder: s.Todos.Reminder,
 		Nonce:         restoredNonce(restored),
@@ -202,6 +207,16 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 	}
 	reg.Add(s.Agent.AgentTool(agent.DefaultAgents()))
 	return s, nil
+}
+
+// gitStatusInBackground starts reading the project's git status for the
+// system prompt and returns what waits for it: the session's first request
+// needs it, its first frame does not (agent.Config.SystemFrom). The read
+// ends by itself, in two seconds at most.
+func gitStatusInBackground(workDir string) func() string {
+	done := make(chan string, 1)
+	go func() { done <- agent.GitStatus(context.Background(), workDir) }()
+	return sync.OnceValue(func() string { return <-done })
 }
 
 // catalog builds every tool of the session: the one list the model, the
