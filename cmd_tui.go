@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/seed92b641c3/workbench/agent"
+	"github.com/seed92b641c3/workbench/internal/startgc"
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/session"
 	"github.com/seed92b641c3/workbench/ui"
@@ -16,8 +17,11 @@ import (
 )
 
 // runTUI is `workbench` without -p: the interactive workbench. /resume ID
-// ends one program and starts the next on the session asked for.
+// ends one program and starts the next on the session asked for. The
+// collector is off from here to the first frame (internal/startgc;
+// ui/framegate gives it back).
 func runTUI(f *runFlags, stdout, stderr io.Writer) int {
+	startgc.Begin()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	for {

@@ -34,6 +34,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/seed92b641c3/workbench/internal/startgc"
 )
 
 // maxPark bounds one sleep of the renderer. It matters only when the
@@ -260,9 +262,11 @@ func (g *Gate) parkLocked(epoch uint64) {
 	g.stats.Parks++
 	if g.stats.Parks == 1 {
 		// The first frame is on screen and nothing is happening: the
-		// garbage of the start (settings, the catalog, the first frame's
+		// collector, if it was off for the start (startgc.Begin), comes
+		// back, and the garbage of the start (settings, the catalog, the first frame's
 		// Markdown and styles) goes back to the OS now, not at the GC's
 		// pace, which leaves an idle program holding it (1.5 MB here).
+		startgc.Done()
 		go debug.FreeOSMemory()
 	}
 	g.parked = true
