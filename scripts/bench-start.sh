@@ -7,10 +7,12 @@
 # CRUSH=/path/to/crush measures Crush in the same run, alternating with
 # Workbench, and prints the ratio of each pair (CRUSH_READY is the text of
 # Crush's first full frame, its chat screen's key hints). VS=path measures
-# any second program the same way (VS_READY its ready text, VS_ENV
-# NAME=VALUE pairs for it alone), such as an older Workbench:
-# VS=/tmp/workbench-old VS_READY='0 tokens'. RUNS, IDLE and SETTLE change
-# the defaults.
+# another program the same way (VS_READY its ready text, VS_ENV NAME=VALUE
+# pairs for it alone), such as an older Workbench:
+# VS=/tmp/workbench-old VS_READY='0 tokens'. Given both, the run measures
+# all three, round by round, with the ratios of Workbench to each. RUNS,
+# IDLE and SETTLE change the defaults; ARGS adds arguments to the command
+# lines of Workbench and of VS, an older Workbench (ARGS="--sandbox off").
 #
 # Each program gets an empty HOME and no API keys, so the figures do not
 # depend on the developer's settings: Workbench starts its built-in demo.
@@ -32,16 +34,19 @@ CRUSH_ENV=${CRUSH_ENV:-ANTHROPIC_API_KEY=sk-bench-start CRUSH_DISABLE_PROVIDER_A
 VS=${VS:-}
 VS_READY=${VS_READY:-}
 VS_ENV=${VS_ENV:-}
-if [ -n "$CRUSH" ]; then
-	VS=$CRUSH VS_READY=$CRUSH_READY VS_ENV=$CRUSH_ENV
-fi
+ARGS=${ARGS:-}
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
 go build -o "$home/bench-start" ./scripts/bench-start
 set -- -n "$RUNS" -idle "$IDLE" -settle "$SETTLE" -ready '0 tokens'
 if [ -n "$VS" ]; then
-	set -- "$@" -vs "$VS" -vs-ready "${VS_READY:?VS_READY: the ready text of $VS}" -vs-env "$VS_ENV"
+	set -- "$@" -vs "$VS${ARGS:+ $ARGS}" -vs-ready "${VS_READY:?VS_READY: the ready text of $VS}" -vs-env "$VS_ENV"
 fi
+if [ -n "$CRUSH" ]; then
+	set -- "$@" -vs "$CRUSH" -vs-ready "$CRUSH_READY" -vs-env "$CRUSH_ENV"
+fi
+# ARGS is split at spaces on purpose: each word is one argument.
+# shellcheck disable=SC2086
 env -u ANTHROPIC_API_KEY -u OPENAI_API_KEY -u OPENAI_BASE_URL \
 	HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_STATE_HOME="$home/.state" XDG_DATA_HOME="$home/.data" \
-	"$home/bench-start" "$@" -- "$BIN"
+	"$home/bench-start" "$@" -- "$BIN" $ARGS

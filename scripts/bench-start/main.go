@@ -3,12 +3,15 @@
 // used to get there, and its resident memory and CPU use once it sits idle.
 // It runs the program on a real pseudo-terminal whose output is drawn by a
 // terminal emulator, so "first full frame" means what a person would see.
-// With -vs it measures a second program in the same run, alternating the
-// two, and prints the ratio of each pair: on a shared machine only ratios
-// taken together mean much.
+// With -vs it measures other programs in the same run, round by round, and
+// prints the ratio of the first program to each of them pair by pair: on a
+// shared machine only ratios taken together mean much. -vs, -vs-ready and
+// -vs-env may be given several times; the n-th of each go together.
 //
 //	go run ./scripts/bench-start -n 5 -ready '0 tokens' -- bin/workbench
-//	go run ./scripts/bench-start -ready '0 tokens' -vs-ready 'Crush' -vs 'crush' -- bin/workbench
+//	go run ./scripts/bench-start -ready '0 tokens' -vs-ready 'ctrl+p' -vs crush -- bin/workbench
+//	go run ./scripts/bench-start -ready '0 tokens' -vs old/workbench -vs-ready '0 tokens' -vs-env '' \
+//		-vs crush -vs-ready 'ctrl+p' -vs-env 'ANTHROPIC_API_KEY=x' -- bin/workbench
 //
 // The resident memory of a program includes the pages of its binary that it
 // maps, and how many a fault maps depends on how the file came into the page
@@ -47,9 +50,10 @@ func main() {
 	cols := flag.Int("cols", 120, "terminal columns")
 	rows := flag.Int("rows", 40, "terminal rows")
 	ready := flag.String("ready", "", "text on the screen that marks the first full frame (required)")
-	vs := flag.String("vs", "", "a second program to measure in the same run, as one string split at spaces")
-	vsReady := flag.String("vs-ready", "", "the ready text of the -vs program")
-	vsEnv := flag.String("vs-env", "", "NAME=VALUE pairs, split at spaces, added to the -vs program's environment")
+	var vs, vsReady, vsEnv repeated
+	flag.Var(&vs, "vs", "another program to measure in the same run, as one string split at spaces (repeatable)")
+	flag.Var(&vsReady, "vs-ready", "the ready text of the -vs program given in the same place (repeatable)")
+	flag.Var(&vsEnv, "vs-env", "NAME=VALUE pairs, split at spaces, added to the environment of the -vs program given in the same place (repeatable)")
 	evict := flag.Bool("evict", true, "drop each program's binary from the page cache before its runs")
 	warmup := flag.Int("warmup", 1, "unmeasured runs of each program first")
 	settle := flag.Duration("settle", defaultSettle, "wait after the first frame before reading memory")
@@ -60,7 +64,7 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if *ready == "" || flag.NArg() == 0 || (*vs != "" && *vsReady == "") {
+	if *ready == "" || flag.NArg() == 0 || len(vsReady) != len(vs) || len(vsEnv) > len(vs) {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -77,8 +81,16 @@ func main() {
 		work = d
 	}
 	progs := []program{{argv: flag.Args(), ready: *ready}}
-	if *vs != "" {
-		progs = append(progs, program{argv: strings.Fields(*vs), ready: *vsReady, env: strings.Fields(*vsEnv)})
+	for i, v := range vs {
+		p := program{argv: strings.Fields(v), ready: vsReady[i]}
+		if i < len(vsEnv) {
+			p.env = strings.Fields(vsEnv[i])
+		}
+		if len(p.argv) == 0 || p.ready == "" {
+			flag.Usage()
+			os.Exit(2)
+		}
+		progs = append(progs, p)
 	}
 	m := measurer{cols: *cols, rows: *rows, settle: *settle, idle: *idle, dir: work}
 	fmt.Printf("load %s; %d runs each, %dx%d, settle %v, idle window %v\n", loadavg(), *n, *cols, *rows, *settle, *idle)
@@ -118,17 +130,24 @@ func main() {
 				fail(fmt.Errorf("%s: %w", p.name(), err))
 			}
 			results[i] = append(results[i], s)
-			fmt.Printf("  %-28s run %d: %s\n", p.name(), round+1, s)
+			fmt.Printf("  %-28s run %d: %s\n", p.label(i), round+1, s)
 		}
 	}
 	fmt.Printf("load %s at the end\n", loadavg())
 	for i, p := range progs {
-		fmt.Printf("%s (median of %d):\n  %s\n", p.name(), len(results[i]), median(results[i]))
+		fmt.Printf("%s (median of %d):\n  %s\n", p.label(i), len(results[i]), median(results[i]))
 	}
-	if len(progs) == 2 {
-		printRatios(results[0], results[1])
+	for i := 1; i < len(progs); i++ {
+		fmt.Printf("ratio %s / %s, pair by pair:\n", progs[0].label(0), progs[i].label(i))
+		printRatios(results[0], results[i])
 	}
 }
+
+// repeated is a flag that may be given several times.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ", ") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
 // program is one program to measure.
 type program struct {
@@ -143,6 +162,16 @@ func (p program) name() string {
 		b = b[i+1:]
 	}
 	return b
+}
+
+// label names the i-th program in the report: its binary's name, with
+// its place when two programs' binaries have the same name (an older
+// workbench against this one).
+func (p program) label(i int) string {
+	if i == 0 {
+		return p.name()
+	}
+	return fmt.Sprintf("%s (vs %d: %s)", p.name(), i, p.argv[0])
 }
 
 // sample is one run's figures.
@@ -207,7 +236,6 @@ func printRatios(a, b []sample) {
 		sort.Float64s(r)
 		fmt.Printf("  %-22s min %.2f  median %.2f  max %.2f\n", name, r[0], r[len(r)/2], r[len(r)-1])
 	}
-	fmt.Println("ratio A/B, pair by pair:")
 	ratio("first frame (wall)", func(s sample) float64 { return float64(s.frame) })
 	ratio("first frame (CPU)", func(s sample) float64 { return float64(s.frameCPU) })
 	ratio("with children's CPU", func(s sample) float64 { return float64(s.frameCPU + s.frameChildCPU) })
