@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"path/filepath"
 
 	"github.com/seed92b641c3/workbench/permission"
@@ -107,4 +109,32 @@ func (c *Context) Abs(p string) string {
 		return filepath.Clean(p)
 	}
 	return filepath.Join(c.WorkDir, p)
+}
+
+// ErrMoved is the cause of a refusal because a path no longer leads where
+// it led when the call's permission was checked.
+var ErrMoved = errors.New("the path changed after the permission check")
+
+// CheckedReal returns where the absolute path abs leads now, or refuses
+// (ErrMoved, naming both places) when the call's permission check saw it
+// lead elsewhere: a tool that searches or lists a directory (Grep, Glob,
+// LS) then works on the place that was checked, so a symlink swapped in
+// during a slow hook cannot send it outside the workspace (H17). A path
+// the check did not see is resolved now.
+func (c *Context) CheckedReal(abs string) (string, error) {
+	now := permission.Resolve(abs)
+	if c == nil {
+		return now, nil
+	}
+	for _, ch := range c.Checked {
+		if ch.Path != abs && c.Abs(ch.Path) != abs {
+			continue
+		}
+		if ch.Real != now {
+			return "", fmt.Errorf("%w: %s led to %s when it was checked and leads to %s now; nothing was searched (call the tool again to have the new place checked)",
+				ErrMoved, abs, ch.Real, now)
+		}
+		return now, nil
+	}
+	return now, nil
 }

@@ -122,9 +122,9 @@ func runGlob(ctx context.Context, input json.RawMessage, tc *tools.Context) (too
 	// WalkDir does not descend into a root that is a symlink (a working
 	// directory under /tmp on macOS, say), so the walk starts at its target
 	// and matches are reported under the root as given.
-	walkRoot, err := filepath.EvalSymlinks(p.root)
+	walkRoot, err := tc.CheckedReal(p.root) // where the check saw it lead, or a refusal
 	if err != nil {
-		return tools.Error(fmt.Sprintf("Cannot search %s: %v", display, err)), nil
+		return tools.Error(err.Error()), nil
 	}
 	var found []match
 	vis := tc.NewVisibility(p.root)

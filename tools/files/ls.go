@@ -88,7 +88,11 @@ func runLS(ctx context.Context, input json.RawMessage, tc *tools.Context) (tools
 	if !fi.IsDir() {
 		return tools.Error(fmt.Sprintf("%s is a file, not a directory; use Read to see its content.", display)), nil
 	}
-	des, err := os.ReadDir(dir)
+	real, err := tc.CheckedReal(dir)
+	if err != nil {
+		return tools.Error(err.Error()), nil
+	}
+	des, err := os.ReadDir(real) // the directory the check saw, not the name again
 	if err != nil {
 		return tools.Error(fmt.Sprintf("Cannot list %s: %v", display, err)), nil
 	}

@@ -285,6 +285,9 @@ func prepare(input json.RawMessage, tc *tools.Context) (*query, *matcher, error)
 	if name == "" {
 		name = wd
 	}
+	if _, err := tc.CheckedReal(q.root); err != nil {
+		return nil, nil, err // it leads elsewhere than the permission check saw
+	}
 	st, err := os.Stat(q.root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("path %s: %v", name, errors.Unwrap(err))
