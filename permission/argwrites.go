@@ -198,7 +198,14 @@ func optionWrites(prog string, wr writer, words []string) (files []string, blind
 		}
 	}()
 	if prog == "ln" {
-		return append(files, lnWrites(words, operands, targets)...), false
+		return append(files, lnWrites(lnSymbolic(words), operands, targets)...), false
+	}
+	if prog == "cp" {
+		// cp -l and cp -s make links as ln does: what they lead to is
+		// written through them later.
+		if hard, symbolic := cpLinks(words); hard || symbolic {
+			return append(files, lnWrites(symbolic, operands, targets)...), false
+		}
 	}
 	switch {
 	case dirsOnly:
@@ -397,28 +404,60 @@ func sedWrites(args []string) (files []string, blind, runs bool) {
 	return append(files, w...), false, !ok
 }
 
-// lnWrites returns the files ln makes writable under a new name: the link
-// names, and what they lead to. A hard link is the same file as its
-// source, and a symbolic link leads to its target (relative to the link's
-// directory), so writing through either later writes there: the sources
-// are checked as written, and `ln OUTSIDE/f src/h` asks like writing
-// OUTSIDE/f.
-func lnWrites(words, operands, targets []string) []string {
-	symbolic := false
+// lnSymbolic reports whether an ln command makes symbolic links (-s in a
+// cluster, --symbolic by any prefix).
+func lnSymbolic(words []string) bool {
 	for _, a := range words[1:] {
 		if a == "--" {
 			break
 		}
 		if strings.HasPrefix(a, "--") {
 			if name, _, _ := strings.Cut(a[2:], "="); len(name) >= 2 && strings.HasPrefix("symbolic", name) {
-				symbolic = true
+				return true
 			}
 			continue
 		}
 		if len(a) > 1 && a[0] == '-' && strings.IndexByte(a, 's') > 0 {
-			symbolic = true
+			return true
 		}
 	}
+	return false
+}
+
+// cpLinks reports whether a cp command makes hard links (-l, --link) or
+// symbolic links (-s, --symbolic-link) instead of copies. A value of -S or
+// -t in the cluster ends it.
+func cpLinks(words []string) (hard, symbolic bool) {
+	long := fileWriters["cp"].long
+	for _, a := range words[1:] {
+		switch {
+		case a == "--":
+			return hard, symbolic
+		case strings.HasPrefix(a, "--"):
+			name, _, _ := strings.Cut(a[2:], "=")
+			switch full, _ := longOption(name, long); full {
+			case "link":
+				hard = true
+			case "symbolic-link":
+				symbolic = true
+			}
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a) && a[j] != 'S' && a[j] != 't'; j++ {
+				hard = hard || a[j] == 'l'
+				symbolic = symbolic || a[j] == 's'
+			}
+		}
+	}
+	return hard, symbolic
+}
+
+// lnWrites returns the files ln makes writable under a new name: the link
+// names, and what they lead to. A hard link is the same file as its
+// source, and a symbolic link leads to its target (relative to the link's
+// directory), so writing through either later writes there: the sources
+// are checked as written, and `ln OUTSIDE/f src/h` asks like writing
+// OUTSIDE/f.
+func lnWrites(symbolic bool, operands, targets []string) []string {
 	sources, dirs := operands, targets
 	if len(targets) == 0 && len(operands) > 0 {
 		if len(operands) == 1 {

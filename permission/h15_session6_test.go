@@ -25,7 +25,7 @@ func TestH15_UnzipDirectoryWhereverUnzipReadsIt(t *testing.T) {
 		// rsync writes its last operand; an option the table does not
 		// know may or may not take the word after it.
 		`rsync src/a.txt OUT/ --info progress2`, `rsync src/a.txt OUT/x -M --fake-super`,
-		`rsync src/a.txt OUT/x --new-option=y`,
+		`rsync src/a.txt OUT/x --new-option=y`, `rsync -a --link-dest=OUT src/ build/`,
 	} {
 		cmd = replaceOut(cmd, outside)
 		for _, mode := range []Mode{ModeDefault, ModeBypass} {

@@ -61,7 +61,8 @@ var optionSpecs = map[string]optionSpec{
 		"suffix", "rsync-path", "partial-dir", "log-file", "password-file", "files-from", "exclude-from",
 		"include-from", "chmod", "chown", "compare-dest", "copy-dest", "link-dest", "out-format", "max-size",
 		"min-size", "timeout", "port", "bwlimit", "write-batch", "only-write-batch"),
-		writes:   set("T", "temp-dir", "backup-dir", "partial-dir", "log-file", "write-batch", "only-write-batch"),
+		writes: set("T", "temp-dir", "backup-dir", "partial-dir", "log-file", "write-batch", "only-write-batch",
+			"link-dest"), // its files are hard-linked into the destination, and written through it later
 		commands: set("e", "rsh")},
 	"zip": {short: "bnOPtx", long: set("temp-path", "output-file", "unzip-command", "password", "suffixes"),
 		writes: set("b", "temp-path", "O", "output-file"), commands: set("unzip-command")},
