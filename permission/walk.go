@@ -424,6 +424,9 @@ func (w *walker) redirects(rs []*syntax.Redirect, d dirs) {
 	for _, r := range rs {
 		w.nested(r.Word, d)
 		w.nested(r.Hdoc, d)
+		if r.Word != nil {
+			w.networkRedirect(r.Word, d)
+		}
 		if r.Word != nil && readsFrom(r.Op) {
 			vals, glob := w.expander(d).fields(r.Word)
 			for _, v := range vals {
@@ -440,6 +443,22 @@ func (w *walker) redirects(rs []*syntax.Redirect, d dirs) {
 				continue
 			}
 			w.writeTarget(v, "", d, globWord(glob, r.Word))
+		}
+	}
+}
+
+// whyNetwork explains a redirection bash turns into a network connection.
+const whyNetwork = "bash opens a network connection for a /dev/tcp or /dev/udp redirection, which no rule about programs sees"
+
+// networkRedirect makes a redirection from or to /dev/tcp/HOST/PORT or
+// /dev/udp/HOST/PORT unknown: bash connects there itself (`cat <
+// /dev/tcp/h/80` fetches like curl), whatever allows the command.
+func (w *walker) networkRedirect(word *syntax.Word, d dirs) {
+	vals, _ := w.expander(d).fields(word)
+	for _, v := range vals {
+		c := path.Clean(strings.ReplaceAll(v, opaqueStr, "x"))
+		if strings.HasPrefix(c, "/dev/tcp/") || strings.HasPrefix(c, "/dev/udp/") {
+			w.unknownFor(whyNetwork)
 		}
 	}
 }
