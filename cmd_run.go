@@ -94,6 +94,7 @@ func runHeadless(f *runFlags, stdout, stderr io.Writer) int {
 	if f.trace && f.outputFormat != "stream-json" {
 		w.Trace = newTraceWriter(stderr).stages()
 	}
+	w.LateNotes = func(n []string) { writeNotes(stderr, n) }
 	s, err := session.Open(cfg, f.choice(), w)
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)

@@ -72,6 +72,7 @@ func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if c.trace {
 		w.Trace = newTraceWriter(stderr).stages()
 	}
+	w.LateNotes = func(n []string) { writeNotes(stderr, n) }
 	s, err := session.Open(cfg, session.Model{}, w)
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)

@@ -27,7 +27,8 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage
 	}
-	s, err := session.Open(cfg, session.Model{}, session.Wiring{Approver: agent.Headless{}})
+	s, err := session.Open(cfg, session.Model{}, session.Wiring{Approver: agent.Headless{},
+		LateNotes: func(n []string) { writeNotes(stderr, n) }})
 	if err != nil {
 		fmt.Fprintf(stderr, "workbench: %v\n", err)
 		return exitUsage

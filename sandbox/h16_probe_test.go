@@ -21,6 +21,7 @@ func TestH16_ASlowProbeLeavesCommandsInTheSandbox(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		<-s.Checked()
 		if s.Unavailable() != nil || !s.Active() || !errors.Is(s.Undecided(), ErrInconclusive) {
 			t.Fatalf("required=%v: unavailable=%v active=%v undecided=%v", required, s.Unavailable(), s.Active(), s.Undecided())
 		}
@@ -59,6 +60,7 @@ func TestH16_TheFirstCommandChecksAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	<-s.Checked()
 	os.Unsetenv(SlowProbeEnv)
 	mustFail(t, s, f.ws, `touch `+f.outside+`/x`)
 	if s.Undecided() != nil || !s.Active() || s.Notice() != "" {
@@ -75,6 +77,7 @@ func TestH16_UnavailableFoundAfterStartRefusesCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	<-s.Checked()
 	t.Setenv(ForceUnavailableEnv, "found later")
 	bare := filepath.Join(f.outside, "bare")
 	for range 2 {
@@ -99,6 +102,7 @@ func TestH16_ALauncherThatFailsOddlyDoesNotTurnTheSandboxOff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		<-s.Checked()
 		if !s.Active() || s.Unavailable() != nil || !errors.Is(s.Undecided(), ErrInconclusive) {
 			t.Fatalf("%s: active=%v unavailable=%v undecided=%v", launcher, s.Active(), s.Unavailable(), s.Undecided())
 		}

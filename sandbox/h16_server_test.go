@@ -259,6 +259,9 @@ const clientEnv = "SANDBOX_TEST_CLIENT_WS"
 // server, says both pids and waits to be killed.
 func runClient(ws string) {
 	s, err := New(Policy{Roots: []string{ws}, Home: os.Getenv("SANDBOX_TEST_HOME"), Caches: []string{}}, Options{})
+	if err == nil {
+		<-s.Checked()
+	}
 	if err != nil || s.srv == nil {
 		fmt.Println("no server:", err, s.Unavailable(), s.Undecided())
 		os.Exit(1)
@@ -334,5 +337,41 @@ func gone(t *testing.T, pid int) {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The start-up check runs in the background (starting the server is the
+// check): whatever waits for its answer (AfterCheck: the session's notice)
+// has it before the first command starts, and a check that does not
+// answer in time still leaves that command confined.
+func TestH16_TheStartUpNoticeComesBeforeTheFirstCommand(t *testing.T) {
+	t.Setenv(SlowProbeEnv, "1")
+	f := newFixture(t)
+	s, err := New(f.policy(), Options{Launcher: testLauncher(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	var mu sync.Mutex
+	var order []string
+	s.AfterCheck(func() {
+		mu.Lock()
+		order = append(order, "notice: "+s.Notice())
+		mu.Unlock()
+	})
+	out := mustFail(t, s, f.ws, `echo started >> `+filepath.Join(f.ws, "log")+`; echo x > `+f.outside+`/bare`)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(order) != 1 || !strings.Contains(order[0], "did not answer") {
+		t.Errorf("the notice before the first command was %q", order)
+	}
+	if exists(filepath.Join(f.outside, "bare")) || !exists(filepath.Join(f.ws, "log")) {
+		t.Errorf("the first command did not run confined: %s", out)
+	}
+	// A function registered after the answer runs at once.
+	ran := false
+	s.AfterCheck(func() { ran = true })
+	if !ran {
+		t.Error("AfterCheck after the answer did not run its function")
 	}
 }

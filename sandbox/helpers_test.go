@@ -74,6 +74,7 @@ func newSandbox(t testing.TB, p Policy, o Options) *Sandbox {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
+	<-s.Checked()
 	if p.Mode != Off && !s.Active() {
 		t.Fatalf("sandbox unavailable: %v", s.Unavailable())
 	}

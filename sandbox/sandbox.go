@@ -50,9 +50,9 @@ type commandServer interface {
 var errNotServed = errors.New("not for the sandbox server")
 
 // serverBackend is a Backend that can start a session's server, which
-// makes the start-up check as Probe does.
+// makes the start-up check as Probe does (slow is SlowProbeEnv's switch).
 type serverBackend interface {
-	serve(r Resolved) (commandServer, error)
+	serve(r Resolved, slow bool) (commandServer, error)
 }
 
 // ErrUnavailable is returned by Wrap when the sandbox cannot be had and
@@ -125,8 +125,16 @@ type Sandbox struct {
 	// sweeping keeps two commands that end together from sweeping the
 	// same index at once.
 	sweeping sync.Mutex
-	// srv is the session's sandbox server, when it runs.
+	// srv is the session's sandbox server, when it runs; set before
+	// checked is closed.
 	srv commandServer
+	// checked is closed once the start-up check has answered (nil when
+	// it answered in New); afterCheck are the functions to call first
+	// (under afterMu, with answered).
+	checked    chan struct{}
+	afterMu    sync.Mutex
+	afterCheck []func()
+	answered   bool
 }
 
 // New resolves p and checks that this machine can enforce it. A machine
@@ -151,31 +159,76 @@ func New(p Policy, o Options) (*Sandbox, error) {
 	}
 	e := expandHideRules(r.HideRules, r.Roots, r.Hide)
 	s.hideNotes = hideNotes(r.HideRules, e)
-	s.state.settle(s.check(s.withRuleHides(e)), false)
+	r = s.withRuleHides(e)
+	sb, ok := s.backend.(serverBackend)
+	if !ok || os.Getenv(ForceUnavailableEnv) != "" {
+		s.state.settle(s.probe(r), false)
+		return s, nil
+	}
+	// Starting the session's server is the start-up check (its answer is
+	// the check's), and it runs in the background, off the first frame's
+	// path: every command waits for the answer (decide).
+	s.checked = make(chan struct{})
+	slow := os.Getenv(SlowProbeEnv) != "" // read now: a test may unset it
+	go func() {
+		srv, err := sb.serve(r, slow)
+		s.srv = srv
+		s.state.settle(err, false)
+		s.afterMu.Lock()
+		s.answered = true
+		fns := s.afterCheck
+		s.afterCheck = nil
+		s.afterMu.Unlock()
+		for _, fn := range fns {
+			fn()
+		}
+		close(s.checked)
+	}()
 	return s, nil
 }
 
-// check is the start-up check: starting the session's server where the
-// backend has one (the server's answer is the check's), the backend's
-// probe otherwise.
-func (s *Sandbox) check(r Resolved) error {
-	sb, ok := s.backend.(serverBackend)
-	if !ok || os.Getenv(ForceUnavailableEnv) != "" {
-		return s.probe(r)
+// answeredAlready is a closed channel: the check of a sandbox that needs
+// none, or that answered in New.
+var answeredAlready = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// Checked is closed once the start-up check has answered. Until then the
+// sandbox reads as in force (Active, Describe) with no notice, as while a
+// check is open: the commands wait for the answer, and start by it.
+func (s *Sandbox) Checked() <-chan struct{} {
+	if s == nil || s.checked == nil {
+		return answeredAlready
 	}
-	srv, err := sb.serve(r)
-	s.srv = srv
-	return err
+	return s.checked
+}
+
+// AfterCheck calls fn once the start-up check has answered, before any
+// command starts by the answer (so a notice fn shows comes first); at
+// once, in this goroutine, when it has answered already.
+func (s *Sandbox) AfterCheck(fn func()) {
+	if s != nil && s.checked != nil {
+		s.afterMu.Lock()
+		if !s.answered {
+			s.afterCheck = append(s.afterCheck, fn)
+			s.afterMu.Unlock()
+			return
+		}
+		s.afterMu.Unlock()
+	}
+	fn()
 }
 
 // Close ends the session's sandbox server, and with it the commands it
-// still runs (the server also ends when Workbench does). Commands started
-// afterwards go through the launcher.
+// still runs (the server also ends when Workbench does), once the
+// start-up check has answered. Commands started afterwards go through the
+// launcher.
 func (s *Sandbox) Close() {
-	if s == nil || s.srv == nil {
+	if s == nil {
 		return
 	}
-	s.srv.close()
+	<-s.Checked()
+	if s.srv != nil {
+		s.srv.close()
+	}
 }
 
 // Active reports whether commands run confined: also while the check is
@@ -354,6 +407,7 @@ func (s *Sandbox) decide() (confine bool, r Resolved, err error) {
 	if s == nil || s.resolved.Mode == Off {
 		return false, r, nil
 	}
+	<-s.Checked()
 	st := s.state.get()
 	if st.unavailable == nil {
 		r = s.forCommand()

@@ -31,7 +31,7 @@ import (
 // serve starts the session's server and makes the start-up check with it:
 // the check Probe makes, with the same answers (an error that wraps
 // ErrInconclusive says nothing about the kernel).
-func (b *linuxBackend) serve(r Resolved) (commandServer, error) {
+func (b *linuxBackend) serve(r Resolved, slow bool) (commandServer, error) {
 	if err := b.precheck(); err != nil {
 		return nil, err
 	}
@@ -44,7 +44,7 @@ func (b *linuxBackend) serve(r Resolved) (commandServer, error) {
 	}
 	timeout := probeTimeout
 	spec := specFor(r, true)
-	if os.Getenv(SlowProbeEnv) != "" {
+	if slow {
 		timeout, spec.Stall = 100*time.Millisecond, true
 	}
 	if err := c.check(spec, timeout); err != nil {

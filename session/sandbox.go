@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"github.com/seed92b641c3/workbench/agent"
 	"os/exec"
 
 	"github.com/seed92b641c3/workbench/permission"
@@ -63,6 +64,30 @@ func sandboxNotes(sb *sandbox.Sandbox) []string {
 		notes = append(notes, n)
 	}
 	return append(notes, sb.Warnings()...)
+}
+
+// sandboxNotes are the session's sandbox notes at Open. While the start-up
+// check is still running (in the background, off the first frame's path)
+// its notice is left out and follows its answer, through w.LateNotes or
+// as a notice event, before any command starts: commands wait for it.
+func (s *Session) sandboxNotes(w Wiring) []string {
+	sb := s.Config.Sandbox
+	select {
+	case <-sb.Checked():
+		return sandboxNotes(sb)
+	default:
+	}
+	sb.AfterCheck(func() {
+		n := sb.Notice()
+		switch {
+		case n == "":
+		case w.LateNotes != nil:
+			w.LateNotes([]string{n})
+		case w.Publish != nil:
+			w.Publish(agent.Event{Kind: agent.EventNotice, Text: n})
+		}
+	})
+	return sb.Warnings()
 }
 
 // bashOptions put Bash's commands into the session's sandbox.

@@ -56,6 +56,11 @@ type Wiring struct {
 	// the person (headless entry points print it on stderr); the TUI sees
 	// it as a notice event.
 	HookMessage func(string)
+	// LateNotes, when set, receives the start-up notes that come after
+	// Open: the sandbox's check runs in the background, and its notice
+	// comes with its answer, before any command starts (headless entry
+	// points print them on stderr); nil shows them as notice events.
+	LateNotes func([]string)
 	// IdleNotify, when positive, runs the Notification hooks with
 	// notification_type "idle_prompt" once the prompt input has waited this
 	// long after a run (the TUI: IdlePromptAfter); 0 for headless runs.
@@ -226,7 +231,7 @@ func (s *Session) catalog(w Wiring, deferredSet *deferred.Set) (*tools.Registry,
 	reg := tools.NewRegistry(files.All()...)
 	reg.Add(search.Grep())
 	reg.Add(shell.Bash(c.bashOptions()...))
-	s.Notes = append(s.Notes, sandboxNotes(c.Sandbox)...)
+	s.Notes = append(s.Notes, s.sandboxNotes(w)...)
 	if !c.Settings.DisableBackgroundTasks {
 		taskMgr, err := tasks.NewManager(s.Dir.Tasks(), tasks.Options{Env: c.Settings.Environ(), Wrap: c.Sandbox.Start, Explain: c.Sandbox.Explain})
 		if err != nil {

@@ -30,7 +30,7 @@ var processTools = map[string]bool{"Bash": true, "Monitor": true, "shell_open": 
 
 // Gate adjusts the rules' decision for a call.
 func (g *Gatekeeper) Gate(tool string, input json.RawMessage, mode permission.Mode, d permission.Decision) permission.Decision {
-	if g == nil || g.Sandbox == nil || !g.Sandbox.Active() || tool != "Bash" {
+	if g == nil || g.Sandbox == nil || tool != "Bash" || !g.settled().Active() {
 		return d
 	}
 	var in bashInput
@@ -58,6 +58,16 @@ func (g *Gatekeeper) Gate(tool string, input json.RawMessage, mode permission.Mo
 	return d
 }
 
+// settled is the sandbox once its start-up check has answered, where it
+// runs one in the background: what the gate says of a call is then what
+// the call meets (its command waits for the answer too).
+func (g *Gatekeeper) settled() Sandbox {
+	if c, ok := g.Sandbox.(interface{ Checked() <-chan struct{} }); ok {
+		<-c.Checked()
+	}
+	return g.Sandbox
+}
+
 // onlyUnmatched reports whether an ask comes only from no rule allowing
 // the call: the tool's own question or the mode's default. Ask rules,
 // protected files, writes outside the workspace, targets known only at run
@@ -72,7 +82,7 @@ func (g *Gatekeeper) Describe(tool string, input json.RawMessage) string {
 	if g == nil || g.Sandbox == nil || !processTools[tool] {
 		return ""
 	}
-	if !g.Sandbox.Active() {
+	if !g.settled().Active() {
 		return "no sandbox"
 	}
 	if tool == "Bash" {
