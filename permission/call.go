@@ -234,15 +234,7 @@ func wrappedDirs(u unwrapped, d dirs) dirs {
 		case d.unknown:
 			return unknownDirs
 		}
-		var out dirs
-		for _, dir := range d.list {
-			if dir == "." {
-				out.list = append(out.list, target)
-			} else {
-				out.list = append(out.list, dir+"/"+target)
-			}
-		}
-		d = out
+		d = d.join(target)
 	}
 	return d
 }
@@ -371,15 +363,7 @@ func (w *walker) cd(args []string, d dirs) dirs {
 	case d.unknown:
 		return unknownDirs
 	}
-	var out dirs
-	for _, dir := range d.list {
-		if dir == "." {
-			out.list = append(out.list, target)
-		} else {
-			out.list = append(out.list, dir+"/"+target)
-		}
-	}
-	return out
+	return d.join(target)
 }
 
 // inner splits the script a `bash -c`, `eval` or trap runs and adds its

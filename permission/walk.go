@@ -47,6 +47,20 @@ func (d dirs) union(o dirs) dirs {
 	return out
 }
 
+// join returns where the relative directory target leads from each of d
+// (which must be known).
+func (d dirs) join(target string) dirs {
+	var out dirs
+	for _, dir := range d.list {
+		if dir == "." {
+			out.list = append(out.list, target)
+		} else {
+			out.list = append(out.list, dir+"/"+target)
+		}
+	}
+	return out
+}
+
 // single returns the directory when there is exactly one, for $PWD.
 func (d dirs) single() string {
 	if d.unknown || len(d.list) != 1 {
