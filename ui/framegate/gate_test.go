@@ -14,6 +14,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 	"github.com/creack/pty"
 	"github.com/hinshun/vt10x"
 )
@@ -86,18 +87,32 @@ func run(t *testing.T, ctx context.Context, model tea.Model) (*screen, *Gate, <-
 			}
 		}
 	}()
+	// The program reads keys through a plain reader, not the *os.File:
+	// bubbletea's input reader (cancelreader) reads the File's descriptor
+	// in a goroutine its shutdown does not wait for, and its own Close and
+	// ours raced with that read under the race detector. So the terminal
+	// is made raw here, as bubbletea would for a File.
+	if _, err := term.MakeRaw(tty.Fd()); err != nil {
+		t.Fatal(err)
+	}
 	g := New(tty)
-	prog := tea.NewProgram(Model(model), tea.WithContext(ctx), tea.WithInput(tty),
+	prog := tea.NewProgram(Model(model), tea.WithContext(ctx), tea.WithInput(struct{ io.Reader }{tty}),
 		tea.WithOutput(g.Output()), tea.WithFilter(g.Filter), tea.WithEnvironment([]string{"TERM=xterm-256color"}))
 	g.Attach(ctx, prog)
 	done := make(chan error, 1)
+	finished := make(chan struct{})
 	go func() {
 		_, err := prog.Run()
 		g.Close()
+		close(finished)
 		done <- err
 	}()
 	t.Cleanup(func() {
 		prog.Kill()
+		select {
+		case <-finished:
+		case <-time.After(10 * time.Second):
+		}
 		tty.Close()
 		master.Close()
 	})
