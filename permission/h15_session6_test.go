@@ -258,3 +258,32 @@ func TestH15_AwkProgramsThatRunOrWriteAsk(t *testing.T) {
 		}
 	}
 }
+
+// git settings that make git run commands the line does not show: another
+// config file (include.path), a hooks directory, the ext transport (whose
+// URL is a command), a value taken from the environment (--config-env).
+// They ran in bypassPermissions where a deny rule should have decided.
+func TestH15_GitSettingsThatRunUnseenCommandsAsk(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	p := denyRmEverywhere(t, root)
+	for _, cmd := range []string{
+		`git -c include.path=/tmp/c log`, `git -c includeIf.gitdir:/x/.path=/tmp/c log`,
+		`git -c core.hooksPath=/tmp/h commit -m x`, `git -c protocol.ext.allow=always fetch origin`,
+		`git --config-env=core.pager=X log`, `git --config-env core.pager=X log`,
+		`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=/tmp/c git log`,
+		`GIT_CONFIG_PARAMETERS="'core.hooksPath'='/tmp/h'" git commit -m x`, `git clone 'ext::sh -c date' d`,
+	} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Ask || d.Rule != "unknown" {
+			t.Errorf("%s: %s by %q (%s), want ask by unknown", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+	if d := evalIn(p, root, ModeBypass, `git -c protocol.ext.allow=always fetch 'ext::rm x'`); d.Behavior != Deny {
+		t.Errorf("the ext:: command: %s by %q (%s), want deny", d.Behavior, d.Rule, d.Message)
+	}
+	for _, cmd := range []string{`git -c user.name=x log`, `git -c color.ui=never log`, `git fetch origin`} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}

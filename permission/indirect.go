@@ -68,8 +68,32 @@ var codeVariables = map[string]bool{
 // gitConfigValue matches the variables that carry git settings.
 var gitConfigValue = regexp.MustCompile(`^GIT_CONFIG_VALUE_[0-9]+$`)
 
+// gitConfigKey matches the variables that name the settings of
+// GIT_CONFIG_VALUE_N.
+var gitConfigKey = regexp.MustCompile(`^GIT_CONFIG_KEY_[0-9]+$`)
+
 // gitCommandKey matches git settings whose value is a command line.
 var gitCommandKey = regexp.MustCompile(`(?i)^(alias\..*|pager\..*|.*(pager|editor|sshcommand|fsmonitor|askpass|helper|external|textconv|cmd|command|clean|smudge|process|program|gitproxy|packobjectshook))$`)
+
+// gitUnseenKey matches git settings that make git run commands the line
+// does not show: another config file (include.path), a hooks directory,
+// and transports that run a command (protocol.ext.allow for ext::CMD).
+var gitUnseenKey = regexp.MustCompile(`(?i)^(include\.path|includeif\..*\.path|core\.hookspath|protocol\.(.*\.)?allow)$`)
+
+// whyGitSetting explains a git setting that runs what the line does not
+// show.
+const whyGitSetting = "a git setting makes git run commands the line does not show (another config file, a hooks directory, a transport that runs a command, a value taken from the environment)"
+
+// gitSetting looks at one git setting given on the line (`-c KEY=VALUE`,
+// GIT_CONFIG_KEY_N and _VALUE_N, GIT_CONFIG_PARAMETERS).
+func (w *walker) gitSetting(key, value string) {
+	switch {
+	case gitCommandKey.MatchString(key):
+		w.hiddenScript(strings.TrimPrefix(value, "!"))
+	case gitUnseenKey.MatchString(key):
+		w.unknownFor(whyGitSetting)
+	}
+}
 
 // hiddenScript shows the commands of text, which bash or a program may run
 // as a command line or expand as a prompt, to deny and ask rules and hard
@@ -143,12 +167,18 @@ func (w *walker) assignValue(name, value string) {
 		// An exported function a child bash defines (env
 		// 'BASH_FUNC_x%%=() { ...; }' bash -c x): its body runs.
 		w.hiddenFunction(value)
+	case gitConfigKey.MatchString(name) && gitUnseenKey.MatchString(value):
+		w.unknownFor(whyGitSetting)
 	case codeVariables[name] || gitConfigValue.MatchString(name):
 		w.hiddenScript(strings.TrimPrefix(value, "!"))
 	case name == "GIT_CONFIG_PARAMETERS":
-		for _, f := range strings.Fields(strings.NewReplacer("'", " ", `"`, " ").Replace(value)) {
-			if k, v, ok := strings.Cut(f, "="); ok && gitCommandKey.MatchString(k) {
-				w.hiddenScript(strings.TrimPrefix(v, "!"))
+		// git writes it as 'key'='value' 'key2'='value2'; read it with
+		// the quotes as blanks (a value with spaces) and dropped ('k'='v').
+		for _, r := range []*strings.Replacer{strings.NewReplacer("'", " ", `"`, " "), strings.NewReplacer("'", "", `"`, "")} {
+			for _, f := range strings.Fields(r.Replace(value)) {
+				if k, v, ok := strings.Cut(f, "="); ok {
+					w.gitSetting(k, v)
+				}
 			}
 		}
 		if strings.IndexByte(value, opaque) >= 0 {
@@ -348,12 +378,26 @@ func (w *walker) codeValues(words []string) {
 		for i := 1; i < len(words); i++ {
 			a := words[i]
 			if !strings.HasPrefix(a, "-") {
+				for _, arg := range words[i+1:] {
+					if cmd, ok := strings.CutPrefix(arg, "ext::"); ok {
+						// The ext transport runs a command (% escapes
+						// and all) as the remote.
+						w.unknownFor(whyGitSetting)
+						w.hiddenScript(cmd)
+					}
+				}
 				return // the subcommand
 			}
 			if a == "-c" && i+1 < len(words) {
 				i++
-				if k, v, ok := strings.Cut(words[i], "="); ok && gitCommandKey.MatchString(k) {
-					w.hiddenScript(strings.TrimPrefix(v, "!"))
+				if k, v, ok := strings.Cut(words[i], "="); ok {
+					w.gitSetting(k, v)
+				}
+			}
+			if a == "--config-env" || strings.HasPrefix(a, "--config-env=") {
+				w.unknownFor(whyGitSetting) // the value is in the environment
+				if a == "--config-env" {
+					i++
 				}
 			}
 			if a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--exec-path" {
