@@ -3,7 +3,7 @@ GO ?= go
 BIN := bin/workbench
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin/staticcheck)
 
-.PHONY: build run test bench bench-start bench-long lint fuzz clean
+.PHONY: build run test bench bench-start bench-long bench-sandbox lint fuzz clean
 
 # -buildvcs=auto stamps the commit into the binary (`workbench --version`
 # prints it) even where GOFLAGS turns stamping off, and builds all the same
@@ -34,6 +34,12 @@ bench-start: build
 # binary in the same run). Not part of `make test`.
 bench-long: build
 	BIN=$(BIN) ./scripts/bench-long.sh
+
+# `make bench-sandbox` measures the sandbox's cost per command on the real
+# binary: 200 Bash calls of `true` in one headless session, sandboxed and
+# not (scripts/bench-sandbox.sh; VS=path adds a second binary).
+bench-sandbox: build
+	BIN=$(BIN) ./scripts/bench-sandbox.sh
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l .; echo 'gofmt: the files above need formatting'; exit 1)
