@@ -14,7 +14,7 @@ import (
 
 // TestE2E_AlwaysInAnUntrustedProjectHoldsNextSession: in a project the
 // person has not trusted, "Always" says where it saves the rule and saves
-// it in the person's own settings for the project, not in the project's
+// it in the person's own settings for the project (and says so after), not in the project's
 // files (whose allow rules wait for trust): the next session runs the
 // command without asking, and asks no trust question either.
 func TestE2E_AlwaysInAnUntrustedProjectHoldsNextSession(t *testing.T) {
@@ -55,7 +55,9 @@ func TestE2E_AlwaysInAnUntrustedProjectHoldsNextSession(t *testing.T) {
 	}
 	time.Sleep(500 * time.Millisecond) // the dialog's grace period
 	r.keys("a")
-	r.waitFor("the answer", func(s string) bool { return strings.Contains(s, "Touched first.") })
+	r.waitFor("the answer and where the rule went", func(s string) bool {
+		return strings.Contains(s, "Touched first.") && strings.Contains(s, "Saved Bash(touch:*) to "+shown)
+	})
 	r.keys("C-c")
 	r.keys("C-c")
 	if _, err := os.Stat(filepath.Join(project, "first")); err != nil {

@@ -135,7 +135,7 @@ func (m *Model) handleAlwaysSaved(msg alwaysSavedMsg) {
 		m.conv.AddError("Could not save " + strings.Join(msg.rules, ", ") + ": " + msg.err.Error())
 		return
 	}
-	m.say("Saved " + strings.Join(msg.rules, ", ") + " to " + m.cfg.AlwaysFile)
+	m.say("Saved " + strings.Join(msg.rules, ", ") + " to " + m.dialogOptions().AlwaysShown())
 }
 
 var _ agent.Approver = (*Bridge)(nil)

@@ -60,8 +60,9 @@ type Options struct {
 	AlwaysFile string
 }
 
-// alwaysShown is AlwaysFile as the dialog names it.
-func (o Options) alwaysShown() string {
+// AlwaysShown is AlwaysFile as the dialog names it, for the notice that
+// says the rule was saved too.
+func (o Options) AlwaysShown() string {
 	if o.AlwaysFile == "" {
 		return LocalSettings
 	}
@@ -187,7 +188,7 @@ func New(req agent.ApprovalRequest, opts Options) *Dialog {
 		opts.ReadFile = os.ReadFile
 	}
 	d := &Dialog{
-		always: opts.alwaysShown(),
+		always: opts.AlwaysShown(),
 		req:    req,
 		now:    opts.now,
 		keys:   newChoiceKeys(),
