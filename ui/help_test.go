@@ -77,3 +77,30 @@ func lastPage(s string) bool {
 	_, err := fmt.Sscanf(s[i:], "lines %d–%d of %d", &from, &to, &n)
 	return err != nil || to >= n
 }
+
+// TestHintLineNamesHelpAndWhatEscStops: under the input, F1 is in sight at
+// 60 columns while nothing runs, and Esc is named only while there is a
+// turn for it to interrupt, with Enter queueing then.
+func TestHintLineNamesHelpAndWhatEscStops(t *testing.T) {
+	t.Parallel()
+	feed := newFeedProvider()
+	a := newApp(t, "", 60, 20, appOptions{provider: feed})
+	hint := func() string {
+		lines := strings.Split(a.screen(t), "\n")
+		return lines[len(lines)-2]
+	}
+	if h := hint(); !strings.Contains(h, "f1 help") || strings.Contains(h, "esc") {
+		t.Errorf("idle, the hint line is %q", h)
+	}
+	a.prompt("Go")
+	go feed.say(false, "Working on it")
+	a.shows("Working on it")
+	if h := hint(); !strings.HasPrefix(h, "esc interrupt the turn • enter queue a message") {
+		t.Errorf("while the agent works, the hint line is %q", h)
+	}
+	go feed.say(true, ".")
+	a.idle()
+	if h := hint(); !strings.Contains(h, "f1 help") {
+		t.Errorf("after the turn, the hint line is %q", h)
+	}
+}

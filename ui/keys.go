@@ -61,9 +61,17 @@ func defaultKeys() keyMap {
 	}
 }
 
-// ShortHelp is the one-line help under the input.
+// ShortHelp is the input's hint line while nothing runs; F1 comes third,
+// so it is on screen at 60 columns.
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Send, k.Newline, k.Interrupt, k.CycleMode, k.TogglePanel, k.Expand, k.Quit}
+	return []key.Binding{k.Send, k.Newline, k.Help, k.CycleMode, k.TogglePanel, k.Expand, k.Quit}
+}
+
+// BusyHelp is the input's hint line while the agent works: what stops it
+// first, and that Enter now queues; F1 stays in reach of 80 columns.
+func (k keyMap) BusyHelp() []key.Binding {
+	queue := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "queue a message"))
+	return []key.Binding{k.Interrupt, queue, k.Help, k.CycleMode, k.TogglePanel, k.Quit}
 }
 
 // FullHelp is every key of the help page (F1, /help), in reading order.

@@ -138,7 +138,11 @@ func (m *Model) helpLine() string {
 	}
 	m.help.SetWidth(m.width)
 	keys := m.keys.FocusHelp(m.modalOpen(), m.showHelp, m.paneFocus && m.activeTab() != nil)
-	if keys == nil {
+	switch {
+	case keys != nil:
+	case m.busy():
+		keys = m.keys.BusyHelp()
+	default:
 		keys = m.keys.ShortHelp()
 	}
 	// The help model does not always keep within its width; cut what is
