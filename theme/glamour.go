@@ -54,6 +54,9 @@ func Glamour() ansi.StyleConfig {
 	st.ImageText.Color = c(p.Muted)
 	st.Code.StylePrimitive = none(st.Code.StylePrimitive)
 	st.Code.Color = c(p.Warning)
+	// Inline code was padded by a space each side to fill its background;
+	// without one the padding read as double spaces ("prints  hi .").
+	st.Code.Prefix, st.Code.Suffix = "", ""
 	st.CodeBlock.StyleBlock.StylePrimitive = none(st.CodeBlock.StyleBlock.StylePrimitive)
 	st.CodeBlock.Chroma = &ansi.Chroma{
 		Text:                plain,

@@ -248,3 +248,20 @@ func TestTrimPad(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineCodeIsColouredNotPadded: inline code in an answer is marked by
+// its colour alone; the space each side that filled glamour's code
+// background read as double spaces once there was no background.
+func TestInlineCodeIsColouredNotPadded(t *testing.T) {
+	t.Parallel()
+	v := newView(60, 6)
+	v.AddAssistant("It prints `hi` and exits.")
+	if s := screen(t, v); !strings.Contains(s, "It prints hi and exits.") {
+		t.Fatalf("inline code is padded:\n%s", s)
+	}
+	raw := v.View()
+	i := strings.Index(raw, "hi")
+	if i < 0 || !strings.Contains(raw[max(0, i-30):i], "\x1b[") {
+		t.Errorf("inline code is not coloured: %q", raw)
+	}
+}
