@@ -101,3 +101,49 @@ func TestTasksKeepsFinishedTasks(t *testing.T) {
 		t.Fatalf("/tasks after the next prompt:\n%s", l)
 	}
 }
+
+// TestTasksRowsKeepToOneLine: a long command in /tasks is cut to what its
+// row leaves of the conversation (at 80 columns, beside no panel), not
+// wrapped under the table's columns; beside the panel at 100 columns,
+// where the row leaves too little, it has a line of its own under the row.
+func TestTasksRowsKeepToOneLine(t *testing.T) {
+	t.Parallel()
+	script := `{"turns":[
+	  {"text":"Counting.","tool_calls":[{"id":"b","name":"Bash","input":{"command":"echo one two three four five six seven eight nine ten","run_in_background":true}}]},
+	  {"text":"It runs."}]}`
+	t.Run("beside the panel", func(t *testing.T) {
+		t.Parallel()
+		a := newApp(t, script, 100, 30, appOptions{tasks: true, allow: []string{"Bash(echo:*)"}})
+		a.prompt("Count")
+		a.idle()
+		a.shows("· exit 0")
+		a.typeText("/tasks")
+		a.key(tea.KeyEnter, 0)
+		a.shows("Background tasks (")
+		s := a.screen(t)
+		if !strings.Contains(s, "completed (exit 0)") || !strings.Contains(s, "\n           echo one two three") {
+			t.Errorf("the command is not on a line of its own under its row:\n%s", s)
+		}
+	})
+	a := newApp(t, script, 80, 30, appOptions{tasks: true, allow: []string{"Bash(echo:*)"}})
+	a.prompt("Count")
+	a.idle()
+	a.shows("· exit 0")
+	a.typeText("/tasks")
+	a.key(tea.KeyEnter, 0)
+	a.shows("Background tasks (")
+	lines := strings.Split(a.screen(t), "\n")
+	for i, l := range lines {
+		if !strings.Contains(l, "task_1 ") || !strings.Contains(l, "completed (exit 0)") {
+			continue
+		}
+		if !strings.HasSuffix(strings.TrimRight(l, " "), "…") || !strings.Contains(l, "echo one two") {
+			t.Errorf("the row is not cut to its line: %q", l)
+		}
+		if next := strings.TrimSpace(lines[i+1]); strings.Contains(next, "ten") {
+			t.Errorf("the row wrapped onto the next line: %q", next)
+		}
+		return
+	}
+	t.Fatalf("no row for task_1:\n%s", strings.Join(lines, "\n"))
+}

@@ -327,6 +327,17 @@ func (m *Model) taskCommand(arg string) tea.Cmd {
 	return nil
 }
 
+const (
+	// taskListIndent is the notice's prefix before each row of /tasks.
+	taskListIndent = 2
+	// taskListMinCommand is the fewest cells a command gets beside its
+	// row in /tasks; with less it goes on a line of its own.
+	taskListMinCommand = 12
+	// taskListCommandIndent indents a command on a line of its own, under
+	// the row's kind.
+	taskListCommandIndent = 9
+)
+
 func (m *Model) taskList() string {
 	list := m.cfg.Tasks.List()
 	if len(list) == 0 {
@@ -340,12 +351,19 @@ func (m *Model) taskList() string {
 		if t.Status != tasks.StatusRunning {
 			status += fmt.Sprintf(" (exit %d)", t.ExitCode)
 		}
-		cmd := t.Command
-		if len(cmd) > 50 {
-			cmd = cmd[:49] + "…"
+		// The command takes what the row leaves of the conversation's
+		// width, cut by cells (a wrapped row broke the table's columns),
+		// or a line of its own under the row when too little is left.
+		row := fmt.Sprintf("%-8s %-8s %-18s %8s %9s  ", t.ID, t.Kind, status,
+			tasks.FormatDuration(t.Elapsed(now)), tasks.HumanBytes(t.Bytes))
+		cmd := strings.Join(strings.Fields(t.Command), " ")
+		width := m.convWidth() - taskListIndent
+		if room := width - xansi.StringWidth(row); room >= taskListMinCommand {
+			b.WriteString(row + xansi.Truncate(cmd, room, "…") + "\n")
+			continue
 		}
-		fmt.Fprintf(&b, "%-8s %-8s %-18s %8s %9s  %s\n", t.ID, t.Kind, status,
-			tasks.FormatDuration(t.Elapsed(now)), tasks.HumanBytes(t.Bytes), cmd)
+		indent := strings.Repeat(" ", taskListCommandIndent)
+		b.WriteString(strings.TrimRight(row, " ") + "\n" + indent + xansi.Truncate(cmd, max(width-taskListCommandIndent, 1), "…") + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
