@@ -46,9 +46,21 @@ type Capture struct {
 	tpos  int
 	tfull bool
 	total int64
-	lines int64
-	spill *spillFile // nil until the output exceeds the cap, or when it cannot be spilled
-	ferr  error      // why the output could not be spilled
+	lines int64 // newlines seen
+	// endsNL says the last byte written was a newline, which ends the
+	// last line rather than starting another (lineCount).
+	endsNL bool
+	spill  *spillFile // nil until the output exceeds the cap, or when it cannot be spilled
+	ferr   error      // why the output could not be spilled
+}
+
+// lineCount is how many lines the output has: "a\nb\n" and "a\nb" are
+// two, as wc -l and a person count them (seq 1 3000 is 3,000 lines).
+func (c *Capture) lineCount() int64 {
+	if c.total == 0 || c.endsNL {
+		return c.lines
+	}
+	return c.lines + 1
 }
 
 // NewCapture starts capturing output for a call.
@@ -62,6 +74,9 @@ func (c *Capture) Write(p []byte) (int, error) {
 	n := len(p)
 	c.lines += int64(bytes.Count(p, newline))
 	c.total += int64(n)
+	if n > 0 {
+		c.endsNL = p[n-1] == '\n'
+	}
 	if c.over {
 		c.spillWrite(p)
 		c.ring(p)
@@ -175,14 +190,14 @@ func (c *Capture) Finish() (string, *Spill) {
 	var notice string
 	if spill != nil {
 		notice = fmt.Sprintf("\n\n[output capped%s: %d bytes, %d lines in total; full output in %s (sha256 %s); read it with Read offset/limit or Grep. The first %d and last %d bytes are shown.]\n\n",
-			c.nonce(), c.total, c.lines+1, c.displayPath(spill.Path), spill.SHA256, len(head), len(tail))
+			c.nonce(), c.total, c.lineCount(), c.displayPath(spill.Path), spill.SHA256, len(head), len(tail))
 	} else {
 		why := ""
 		if c.ferr != nil {
 			why = fmt.Sprintf(" (could not save the full output: %v)", c.ferr)
 		}
 		notice = fmt.Sprintf("\n\n[output capped%s: %d bytes, %d lines in total; %d bytes omitted from the middle%s]\n\n",
-			c.nonce(), c.total, c.lines+1, c.total-int64(len(head))-int64(len(tail)), why)
+			c.nonce(), c.total, c.lineCount(), c.total-int64(len(head))-int64(len(tail)), why)
 	}
 	return string(head) + notice + string(tail), spill
 }
@@ -222,7 +237,7 @@ func (c *Capture) commit() *Spill {
 		return nil
 	}
 	s := &Spill{
-		Path: final, Bytes: c.total, Lines: c.lines + 1,
+		Path: final, Bytes: c.total, Lines: c.lineCount(),
 		SHA256:    sum,
 		SessionID: c.tc.SessionID, CallID: c.tc.CallID, Tool: c.tc.Tool,
 		InputDigest: c.tc.InputDigest, Time: now,

@@ -45,8 +45,12 @@ func TestH08_SpillFileIsEvidence(t *testing.T) {
 	if info.Mode().Perm() != 0o600 {
 		t.Errorf("spill file mode %v, want 0600", info.Mode().Perm())
 	}
-	if spill.Bytes != int64(len(full)) || spill.Lines != 1001 {
-		t.Errorf("size %d lines %d, want %d and 1001", spill.Bytes, spill.Lines, len(full))
+	if spill.Bytes != int64(len(full)) || spill.Lines != 1000 {
+		t.Errorf("size %d lines %d, want %d and 1000 (a final newline ends a line)", spill.Bytes, spill.Lines, len(full))
+	}
+	other := &Context{MaxOutput: 1000, SpillDir: dir}
+	if _, unended := CaptureText(other, full+"and a last line without its newline"); unended == nil || unended.Lines != 1001 {
+		t.Errorf("a last line without a newline is not counted: %+v", unended)
 	}
 	if spill.SessionID != "s1" || spill.CallID != "c1" || spill.Tool != "Bash" || spill.InputDigest != "abcd" {
 		t.Errorf("provenance missing: %+v", spill)
