@@ -288,9 +288,7 @@ func (p Policy) Resolve() (Resolved, error) {
 			r.Write = appendReal(r.Write, w)
 		}
 	}
-	for _, root := range roots {
-		r.Pin = append(r.Pin, pinnedIn(root)...)
-	}
+	r.Pin = r.pinnedNow()
 	r.ReadOnly, r.Sealed = r.protectedNow()
 	settingsDirs := p.SettingsDirs
 	if settingsDirs == nil {
@@ -344,6 +342,20 @@ func (r Resolved) protectedNow() (readOnly, sealed []string) {
 		}
 	}
 	return readOnly, sealed
+}
+
+// pinnedNow lists the directories of the workspace roots to pin as they
+// are now; like protectedNow it runs at every command start.
+func (r Resolved) pinnedNow() []string {
+	var pins []string
+	for _, root := range r.Roots {
+		for _, p := range pinnedIn(root) {
+			if !slices.Contains(pins, p) {
+				pins = append(pins, p)
+			}
+		}
+	}
+	return pins
 }
 
 // sealable reports whether Landlock can seal root: not when a writable

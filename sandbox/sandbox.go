@@ -425,11 +425,14 @@ func (s *Sandbox) decide() (confine bool, r Resolved, err error) {
 }
 
 // forCommand is the policy for the command about to start: the protected
-// paths and sealed roots as they are now, and what the Read deny rules
-// hide now.
+// paths, the pinned directories on the way to them and the sealed roots
+// as they are now (a core.hooksPath set or a submodule made since the
+// session started is protected from this command on), and what the Read
+// deny rules hide now.
 func (s *Sandbox) forCommand() Resolved {
 	r := s.withRuleHides(s.expandRules())
 	r.ReadOnly, r.Sealed = r.protectedNow()
+	r.Pin = r.pinnedNow()
 	r = s.withRunLater(r)
 	s.mu.Lock()
 	s.sealed = r.Sealed
