@@ -104,3 +104,19 @@ func TestHintLineNamesHelpAndWhatEscStops(t *testing.T) {
 		t.Errorf("after the turn, the hint line is %q", h)
 	}
 }
+
+// TestHintLineWhileCommandsAreListed: with the command list open under
+// the input, the hint line says what Tab and Enter do to it.
+func TestHintLineWhileCommandsAreListed(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, `{"turns":[{"text":"hi"}]}`, 60, 20, appOptions{})
+	a.typeText("/mo")
+	lines := strings.Split(a.screen(t), "\n")
+	if h := lines[len(lines)-2]; !strings.HasPrefix(h, "tab complete • enter complete or run") {
+		t.Errorf("with commands listed, the hint line is %q", h)
+	}
+	a.key(tea.KeyTab, 0)
+	if got := a.m.input.value(); !strings.HasPrefix(got, "/mode") {
+		t.Errorf("tab made the input %q", got)
+	}
+}

@@ -67,6 +67,16 @@ func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Send, k.Newline, k.Help, k.CycleMode, k.TogglePanel, k.Expand, k.Quit}
 }
 
+// CompleteHelp is the input's hint line while commands are listed under
+// it: Tab (and Enter on a partial name) completes, Enter runs a whole one.
+func (k keyMap) CompleteHelp() []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "complete or run")),
+		k.Help,
+	}
+}
+
 // BusyHelp is the input's hint line while the agent works: what stops it
 // first, and that Enter now queues; F1 stays in reach of 80 columns.
 func (k keyMap) BusyHelp() []key.Binding {

@@ -140,6 +140,8 @@ func (m *Model) helpLine() string {
 	keys := m.keys.FocusHelp(m.modalOpen(), m.showHelp, m.paneFocus && m.activeTab() != nil)
 	switch {
 	case keys != nil:
+	case len(m.input.completions()) > 0:
+		keys = m.keys.CompleteHelp()
 	case m.busy():
 		keys = m.keys.BusyHelp()
 	default:
