@@ -42,3 +42,24 @@ func TestH16_CredentialFilesAreHiddenByDefault(t *testing.T) {
 		t.Errorf("allowRead opened more than it named:\n%s", out)
 	}
 }
+
+// With XDG_CONFIG_HOME set, the Workbench settings directory there (user
+// settings, trust record, the person's files per project) is hidden like
+// ~/.config/workbench, even where it lies under a writable place.
+func TestH16_SettingsUnderXDGConfigHomeAreHidden(t *testing.T) {
+	f := newFixture(t)
+	cfg := filepath.Join(os.TempDir(), "wb-xdg-"+filepath.Base(f.ws)+"-"+filepath.Base(filepath.Dir(f.ws)))
+	t.Cleanup(func() { os.RemoveAll(cfg) })
+	settingsFile := filepath.Join(cfg, "workbench", "settings.json")
+	os.MkdirAll(filepath.Dir(settingsFile), 0o755)
+	os.WriteFile(settingsFile, []byte(`{"permissions":{"allow":["Bash"]}}`), 0o644)
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	s := newSandbox(t, f.policy(), Options{})
+	if out, _ := run(t, s, f.ws, `cat `+settingsFile); strings.Contains(out, "allow") {
+		t.Errorf("the user settings were readable: %q", out)
+	}
+	mustFail(t, s, f.ws, `echo '{}' > `+settingsFile)
+	if data, _ := os.ReadFile(settingsFile); !strings.Contains(string(data), "allow") {
+		t.Errorf("the user settings were changed: %q", data)
+	}
+}

@@ -297,6 +297,12 @@ func (p Policy) Resolve() (Resolved, error) {
 			filepath.Join(home, ".workbench"),
 			filepath.Join(home, ".claude"),
 		}
+		// Where the settings really are when XDG_CONFIG_HOME moves them
+		// (settings.DefaultPaths): the user settings, the trust record and
+		// the person's own files per project.
+		if cfg := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(cfg) {
+			settingsDirs = append(settingsDirs, filepath.Join(cfg, "workbench"))
+		}
 	}
 	explicit := map[string]bool{}
 	deny := slices.DeleteFunc(DefaultDenyRead(home, settingsDirs), func(d string) bool {
