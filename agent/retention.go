@@ -16,9 +16,12 @@ const (
 )
 
 // ApplyRetention deletes spill files older than the age limit, then the
-// oldest until the rest fit the size limit (H8). It runs at session start;
-// errors only mean something is kept longer, so they are ignored.
-func ApplyRetention(root string, days, totalMB int) {
+// oldest until the rest fit the size limit (H8). It runs at session start,
+// beside the session rather than before it, since it walks every earlier
+// session's spill directory; the session named live is left alone, because
+// its files are the evidence its transcript is about to point to. Errors
+// only mean something is kept longer, so they are ignored.
+func ApplyRetention(root, live string, days, totalMB int) {
 	if days <= 0 {
 		days = defaultRetentionDays
 	}
@@ -38,6 +41,9 @@ func ApplyRetention(root string, days, totalMB int) {
 		return
 	}
 	for _, e := range entries {
+		if e.Name() == live {
+			continue
+		}
 		spill := filepath.Join(sessions, e.Name(), "spill")
 		filepath.WalkDir(spill, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {

@@ -6,15 +6,17 @@ import (
 	"github.com/seed92b641c3/workbench/tools"
 )
 
-// createDir applies spill retention and creates (or, for a resumed id,
-// reopens) a session directory and its transcript.
+// createDir creates (or, for a resumed id, reopens) a session directory and
+// its transcript, and starts spill retention over the earlier sessions in
+// the background: it reads every spill directory, and the first frame need
+// not wait for that.
 func createDir(c *Config, id string) (agent.SessionDir, *agent.Transcript, error) {
 	root := agent.StateRoot()
-	agent.ApplyRetention(root, c.Settings.Retention.MaxAgeDays, c.Settings.Retention.MaxTotalMB)
 	dir, err := agent.CreateSessionDir(root, id)
 	if err != nil {
 		return dir, nil, err
 	}
+	go agent.ApplyRetention(root, dir.ID, c.Settings.Retention.MaxAgeDays, c.Settings.Retention.MaxTotalMB)
 	tr, err := agent.OpenTranscript(dir.Transcript())
 	return dir, tr, err
 }

@@ -28,12 +28,14 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/seed92b641c3/workbench/internal/startgc"
 )
@@ -338,7 +340,14 @@ func parseMarker(body []byte, end int) (marker, bool) {
 // one) and Run's error.
 func Run(ctx context.Context, model tea.Model, out io.Writer, opts ...tea.ProgramOption) (tea.Model, error) {
 	g := New(out)
-	opts = append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(g.Output()), tea.WithFilter(g.Filter)}, opts...)
+	first := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(g.Output()), tea.WithFilter(g.Filter)}
+	if out == io.Writer(os.Stdout) {
+		// lipgloss detected standard output's colour profile while the
+		// packages initialised; detecting it again costs a second terminfo
+		// read and, inside tmux, a second `tmux info` before the first frame.
+		first = append(first, tea.WithColorProfile(lipgloss.Writer.Profile))
+	}
+	opts = append(first, opts...)
 	prog := tea.NewProgram(Model(model), opts...)
 	g.Attach(ctx, prog)
 	final, err := prog.Run()
