@@ -89,9 +89,10 @@ func moduleGitDirs(dir string, depth int) []string {
 }
 
 // gitRedirects are the files of a git directory that make git read its
-// config from elsewhere (commondir) or pick drivers by path
-// (info/attributes): read-only where they exist, like the config itself.
-var gitRedirects = []string{"commondir", filepath.Join("info", "attributes")}
+// config from elsewhere (commondir), add to it (config.worktree, with
+// extensions.worktreeConfig) or pick drivers by path (info/attributes):
+// read-only where they exist, like the config itself.
+var gitRedirects = []string{"commondir", "config.worktree", filepath.Join("info", "attributes")}
 
 // appendGitFiles adds a git directory's config and the files that
 // redirect it (gitRedirects).

@@ -8,18 +8,24 @@ import (
 	"strings"
 )
 
-// A git directory's commondir file sends git to another directory for its
-// config, and so for its fsmonitor, filters and hooks: one a command makes
-// in the workspace's .git would run what it names at the person's next
-// `git status`, outside any sandbox. Only linked worktrees have one, and
-// it cannot be refused in advance (Landlock allows by place, and `git add`
-// must make files in .git), so the sandbox looks after every command ends
-// and removes any that was not there when the session started; those that
-// were are read-only (gitRedirects).
+// Some files of a git directory make git read config from somewhere a
+// command chose, and so run its fsmonitor, filters and hooks at the
+// person's next `git status`, outside any sandbox. They cannot be refused
+// in advance (Landlock allows by place, and `git add` must make files in
+// .git), so the sandbox looks after every command ends and removes any that
+// was not there when the session started; those that were are read-only
+// (gitRedirects).
 
 // plantedFiles are the git files a command must not make, per git
-// directory.
-var plantedFiles = []string{"commondir"}
+// directory, each with what git does with it.
+var plantedFiles = []struct{ name, does string }{
+	// Only linked worktrees have one: it sends git to another directory
+	// for its config.
+	{"commondir", "sends git to the directory it names for its config"},
+	// Read as config where extensions.worktreeConfig is on, as in every
+	// sparse checkout.
+	{"config.worktree", "is read by git as this repository's config"},
+}
 
 // gitDirsOfRoots are the workspace roots' own git directories and their
 // submodules', where a planted commondir would be read.
@@ -41,8 +47,8 @@ func gitDirsOfRoots(roots []string) []string {
 func existingPlants(roots []string) []string {
 	var out []string
 	for _, d := range gitDirsOfRoots(roots) {
-		for _, name := range plantedFiles {
-			p := filepath.Join(d, name)
+		for _, f := range plantedFiles {
+			p := filepath.Join(d, f.name)
 			if _, err := os.Lstat(p); err == nil {
 				out = append(out, p)
 			}
@@ -67,15 +73,31 @@ func (s *Sandbox) removePlants() {
 		if slices.Contains(s.plantsAtStart, p) {
 			continue
 		}
-		target, _ := os.ReadFile(p)
+		what := plantedWhat(p)
 		if err := os.Remove(p); err != nil {
-			s.addPlantNote(fmt.Sprintf("a command made %s, which sends git to %q for its config (and the commands it names), outside the sandbox; Workbench could not remove it (%v): remove it before you run git here",
-				p, strings.TrimSpace(string(target)), err))
+			s.addPlantNote(fmt.Sprintf("a command made %s, which %s: your next git command here would run what that config names, outside the sandbox; Workbench could not remove it (%v): remove it before you run git here",
+				p, what, err))
 			continue
 		}
-		s.addPlantNote(fmt.Sprintf("a command made %s, which would send git to %q for its config (and the commands it names) at your next git command, outside the sandbox; Workbench removed it",
-			p, strings.TrimSpace(string(target))))
+		s.addPlantNote(fmt.Sprintf("a command made %s, which %s: your next git command here would have run what that config names, outside the sandbox; Workbench removed it",
+			p, what))
 	}
+}
+
+// plantedWhat says what git does with the planted file at p, with a
+// commondir's target.
+func plantedWhat(p string) string {
+	for _, f := range plantedFiles {
+		if filepath.Base(p) != f.name {
+			continue
+		}
+		if f.name == "commondir" {
+			target, _ := os.ReadFile(p)
+			return fmt.Sprintf("%s (%q)", f.does, strings.TrimSpace(string(target)))
+		}
+		return f.does
+	}
+	return "git reads"
 }
 
 func (s *Sandbox) addPlantNote(n string) {
