@@ -61,3 +61,47 @@ func quoteJSON(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// A hook may name a script that does not exist yet (`test -x
+// tools/fix.sh && tools/fix.sh`): a command that made it would have the
+// next hook run it outside the sandbox. It is removed when the command
+// ends, the result says so, and a Write of it asks; one the person makes
+// is read-only to the next command.
+func TestH16_AScriptAHookNamesCannotBeMadeByACommand(t *testing.T) {
+	c := newCLI(t)
+	c.write(".claude/settings.json", `{
+  "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "test -x tools/fix.sh && tools/fix.sh"}]}]}
+}`)
+	script := filepath.Join(c.project, "tools", "fix.sh")
+	for _, cmd := range []string{
+		`mkdir -p tools && printf '#!/bin/sh\ntouch planted\n' > tools/fix.sh && chmod +x tools/fix.sh`,
+		`python3 -c "import os; os.makedirs('tools', exist_ok=True); open('tools/fix.sh','w').write('touch planted')"`,
+	} {
+		_, out, _ := c.run("", "tool", "--cwd", c.project, "--permission-mode", "bypassPermissions", "Bash", `{"command":`+quoteJSON(cmd)+`}`)
+		if _, err := os.Lstat(script); err == nil {
+			t.Fatalf("%s: tools/fix.sh is still there after the command:\n%s", cmd, out)
+		}
+		// A write the analysis sees asks; one it cannot see (python3)
+		// runs and is undone.
+		asked := strings.Contains(out, "needs approval") && strings.Contains(out, "outside the sandbox")
+		removed := strings.Contains(out, "tools/fix.sh") && strings.Contains(out, "removed")
+		if !asked && !removed {
+			t.Errorf("%s: the result neither asks nor says the script was removed:\n%s", cmd, out)
+		}
+		if strings.HasPrefix(cmd, "python3") && !removed {
+			t.Errorf("%s: the result does not say the script was removed:\n%s", cmd, out)
+		}
+	}
+	code, out, _ := c.run("", "tool", "--cwd", c.project, "--permission-mode", "bypassPermissions", "Write",
+		`{"file_path":"tools/fix.sh","content":"touch planted\n"}`)
+	if code == exitOK || !strings.Contains(out, "outside the sandbox") {
+		t.Errorf("a Write of the script the hook names ran without a question: exit %d %s", code, out)
+	}
+	// The person's own copy stays theirs.
+	c.write("tools/fix.sh", "#!/bin/sh\nexit 0\n")
+	c.run("", "tool", "--cwd", c.project, "--permission-mode", "bypassPermissions", "Bash",
+		`{"command":"echo 'touch planted' >> tools/fix.sh"}`)
+	if data, _ := os.ReadFile(script); string(data) != "#!/bin/sh\nexit 0\n" {
+		t.Errorf("the person's script was changed or removed: %q", data)
+	}
+}

@@ -227,6 +227,9 @@ type Resolved struct {
 	Caches []string
 	// Layers are the cache layers of one command, filled in by Wrap.
 	Layers []CacheLayer
+	// Unmade are the run-later files missing at one command's start
+	// (withRunLater): one the command makes is removed when it ends.
+	Unmade []string
 	// Warnings are settings problems that did not stop anything: a path
 	// in allowWrite or denyRead that does not exist.
 	Warnings []string

@@ -366,11 +366,13 @@ func (s *Sandbox) Start(cmd *exec.Cmd) (p proc.Proc, release func(), err error) 
 
 // ended is the release of a confined command started with r: it frees
 // what its start set up (freed, then its cache layers) and sweeps what it
-// may have left for git to run outside (sweepGit).
+// may have left for git, a hook or a server to run outside (removeMade,
+// sweepGit).
 func (s *Sandbox) ended(r Resolved, freed func()) func() {
 	return func() {
 		freed()
 		s.layers.put(r.Layers)
+		s.removeMade(r)
 		s.sweepGit()
 	}
 }

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,8 +20,11 @@ import (
 // Every word of a hook's command, and a server's command and arguments,
 // that names an existing regular file counts ($CLAUDE_PROJECT_DIR and ~
 // expanded, relative to the project directory, where hooks and servers
-// start); what those files load in turn (a module a script imports, the
-// scripts of `npm run`) is not seen.
+// start), and so does a word that names a path in the project that does
+// not exist yet, if it has a slash or a script's extension (a hook
+// `test -x scripts/fix.sh && scripts/fix.sh`): no command may make it.
+// What those files load in turn (a module a script imports, the scripts of
+// `npm run`) is not seen.
 func runLaterFiles(projectDir string, s *settings.Settings) []string {
 	home, _ := os.UserHomeDir()
 	env := expand.ListEnviron("CLAUDE_PROJECT_DIR="+projectDir, "HOME="+home)
@@ -85,26 +90,52 @@ func commandWords(cmd string, env expand.Environ) []string {
 }
 
 // namedFiles keeps the words that name an existing regular file, also
-// after an option's = (--config=path).
+// after an option's = (--config=path), and those that look like a path to
+// a script in the project that does not exist yet (maybeScript).
 func namedFiles(projectDir, home string, words []string) []string {
 	var out []string
 	for _, w := range words {
-		for _, cand := range []string{w, afterEquals(w)} {
-			if cand == "" {
+		for _, word := range []string{w, afterEquals(w)} {
+			if word == "" {
 				continue
 			}
+			cand := word
 			if rest, ok := strings.CutPrefix(cand, "~/"); ok && home != "" {
 				cand = filepath.Join(home, rest)
 			}
 			if !filepath.IsAbs(cand) {
 				cand = filepath.Join(projectDir, cand)
 			}
-			if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() {
+			fi, err := os.Stat(cand)
+			switch {
+			case err == nil && fi.Mode().IsRegular():
+				out = append(out, filepath.Clean(cand))
+			case errors.Is(err, fs.ErrNotExist) && maybeScript(word, cand, projectDir):
 				out = append(out, filepath.Clean(cand))
 			}
 		}
 	}
 	return out
+}
+
+// maybeScript reports whether word, naming the missing path cand, could
+// be a script a hook will run once it exists: a path in the project with
+// a slash or a script's extension, not an option, a URL or a pattern.
+func maybeScript(word, cand, projectDir string) bool {
+	if strings.HasPrefix(word, "-") || strings.Contains(word, "://") || strings.ContainsAny(word, "*?[{$ \t\n") {
+		return false
+	}
+	if rel, err := filepath.Rel(projectDir, cand); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	if strings.Contains(word, "/") {
+		return true
+	}
+	switch filepath.Ext(word) {
+	case ".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".lua", ".ps1":
+		return true
+	}
+	return false
 }
 
 func afterEquals(w string) string {

@@ -23,12 +23,23 @@ func TestRunLaterFindsTheFilesAHookCommandNames(t *testing.T) {
 		`./a.sh`:                               {"a.sh"},
 		`"$CLAUDE_PROJECT_DIR"/scripts/b.py x`: {"scripts/b.py"},
 		`python3 ${CLAUDE_PROJECT_DIR}/scripts/b.py`: {"scripts/b.py"},
-		`sh "c d.sh" && echo done`:                   {"c d.sh"},
-		`lint --config=conf/lint.json src`:           {"conf/lint.json"},
-		`bash -c 'e.sh --flag'`:                      {"e.sh"},
-		`npm test`:                                   nil,
-		`scripts`:                                    nil,
-		`if then (( broken`:                          nil,
+		// The words of a quoted one count too (bash -c 'x.sh'): d.sh
+		// is kept from being made, which over-counts at worst.
+		`sh "c d.sh" && echo done`:         {"c d.sh", "d.sh"},
+		`lint --config=conf/lint.json src`: {"conf/lint.json"},
+		`bash -c 'e.sh --flag'`:            {"e.sh"},
+		`npm test`:                         nil,
+		`scripts`:                          nil,
+		`if then (( broken`:                nil,
+		// Missing yet: a path with a slash or a script's extension
+		// counts, since no command may make it.
+		`test -x tools/fix.sh && tools/fix.sh`: {"tools/fix.sh"},
+		`bash later.sh`:                        {"later.sh"},
+		`fmt --config=conf/new.toml`:           {"conf/new.toml"},
+		`prettier --write src/**/*.ts`:         nil,
+		`curl https://example.com/x.sh`:        nil,
+		`python3 -m black`:                     nil,
+		`sh ../outside/x.sh`:                   nil,
 	} {
 		got := namedFiles(dir, "", commandWords(cmd, env))
 		var rel []string
