@@ -186,3 +186,34 @@ func TestACutOffSettingsFileNamesItsLastLine(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// The keys of Claude Code's sandbox object Workbench does not follow
+// (excludedCommands, network.allowUnixSockets, allowLocalBinding, an
+// "enabled": false) are one notice at the first one's line saying what
+// happens instead; those it reads make none, nor does "enabled": true.
+func TestClaudeSandboxKeysNotReadAreANotice(t *testing.T) {
+	data := []byte("{\"sandbox\": {\n  \"enabled\": false,\n  \"autoAllowBashIfSandboxed\": true,\n  \"excludedCommands\": [\"docker\"],\n  \"network\": {\"allowedDomains\": [\"x.org\"], \"allowUnixSockets\": [\"/var/run/docker.sock\"]},\n  \"filesystem\": {\"allowWrite\": [\"/opt\"]}\n}}\n")
+	l, err := Parse("/p/.claude/settings.json", data, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Notices) != 1 {
+		t.Fatalf("notices: %v", l.Notices)
+	}
+	got := l.Notices[0].String()
+	for _, want := range []string{"/p/.claude/settings.json:2:", "sandbox.enabled", "sandbox.excludedCommands", "sandbox.network.allowUnixSockets",
+		"the sandbox stays on", "run in the sandbox", "sockets stay closed"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the notice %q lacks %q", got, want)
+		}
+	}
+	for _, read := range []string{"autoAllowBashIfSandboxed", "allowedDomains", "allowWrite"} {
+		if strings.Contains(got, read) {
+			t.Errorf("the notice names %s, which is read: %q", read, got)
+		}
+	}
+	l, err = Parse("/p/.claude/settings.json", []byte(`{"sandbox": {"enabled": true, "failIfUnavailable": true, "network": {"allowAllUnixSockets": false}}}`), true)
+	if err != nil || len(l.Notices) != 0 {
+		t.Errorf("keys Workbench reads: %v %v", l.Notices, err)
+	}
+}

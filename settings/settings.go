@@ -268,6 +268,7 @@ func Parse(path string, data []byte, claude bool) (Layer, error) {
 	}
 	if claude {
 		l.Notices = append(l.Notices, claudeKeysNotRead(path, data)...)
+		l.Notices = append(l.Notices, claudeSandboxKeysNotRead(path, data)...)
 	}
 	if f.MaxOutputBytes < 0 {
 		return l, fail(locate(data, []string{"maxOutputBytes"}), "maxOutputBytes", "must not be negative")
