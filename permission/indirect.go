@@ -386,6 +386,17 @@ func (w *walker) codeValues(words []string) {
 						w.hiddenScript(cmd)
 					}
 				}
+				if a == "clone" {
+					// clone -c sets the new repository's config before
+					// it checks out (core.fsmonitor runs then).
+					for j := i + 1; j+1 < len(words); j++ {
+						if words[j] == "-c" || words[j] == "--config" {
+							if k, v, ok := strings.Cut(words[j+1], "="); ok {
+								w.gitSetting(k, v)
+							}
+						}
+					}
+				}
 				return // the subcommand
 			}
 			if a == "-c" && i+1 < len(words) {

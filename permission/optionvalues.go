@@ -32,7 +32,44 @@ type optionSpec struct {
 	// blind names options that make what is written unknown (curl -K
 	// reads options from a file, wget -e runs wgetrc commands).
 	blind map[string]bool
+	// unseen names options whose value makes the program run or load
+	// code the line does not show (gcc -B and -wrapper, ld -plugin).
+	unseen map[string]bool
+	// scripts names options whose value is a file of commands the
+	// program runs: one read from a descriptor (make -f /dev/stdin, a
+	// process substitution) holds code the line does not show.
+	scripts map[string]bool
+	// dashWords says each option is a word of its own, as compilers and
+	// linkers read them: -NAME or --NAME, its value after = or as the
+	// next word, or attached for a name in joined (-oFILE, -MFdeps).
+	// A word starting with @ reads options from a file.
+	dashWords bool
+	joined    map[string]bool
+	// operands returns the operands that are files written (split's
+	// prefix, the files strip changes in place), when there are any.
+	operands func(ops []string) []string
 }
+
+// allOps and secondOp say which operands a program writes.
+func allOps(ops []string) []string { return ops }
+func secondOp(ops []string) []string {
+	if len(ops) > 1 {
+		return ops[1:2]
+	}
+	return nil
+}
+
+// ccSpec is how the C compiler drivers (gcc, cc, clang, g++) spell the
+// options that write a file or run a program: -o and the dependency file,
+// the directory -B takes its programs from, -wrapper, plugins and spec
+// files; -Wl, and -Xlinker pass options on to the linker (ldSpec).
+var ccSpec = optionSpec{dashWords: true, joined: set("o", "MF", "B", "dumpdir"),
+	writes: set("o", "MF", "dumpdir"), unseen: set("B", "wrapper", "fplugin", "specs", "iplugindir", "fplugin-arg")}
+
+// ldSpec is GNU ld's (and gold's, lld's): the output, the map and
+// dependency files, and plugins, which it loads and runs.
+var ldSpec = optionSpec{dashWords: true, joined: set("o"),
+	writes: set("o", "output", "Map", "dependency-file", "out-implib"), unseen: set("plugin")}
 
 // optionSpecs are the programs read here, by base name.
 var optionSpecs = map[string]optionSpec{
@@ -71,7 +108,25 @@ var optionSpecs = map[string]optionSpec{
 	"ssh": {short: "BbcDEeFIiJLlmOoPpQRSWw", commands: set("o")},
 	"make": {short: "CfIjlloW", long: set("directory", "file", "makefile", "include-dir", "jobs",
 		"load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval"),
-		writes: set("C", "directory")},
+		writes: set("C", "directory"), scripts: set("f", "file", "makefile")},
+	// split writes PREFIXaa...: its second operand; --filter runs a
+	// command for each piece.
+	"split": {short: "abClnt", long: set("suffix-length", "additional-suffix", "bytes", "line-bytes", "lines",
+		"number", "separator", "filter"), commands: set("filter"), blind: set("additional-suffix"), operands: secondOp},
+	"csplit": {short: "bfn", long: set("suffix-format", "prefix", "digits"), writes: set("f", "prefix"),
+		blind: set("b", "suffix-format")},
+	"cc": ccSpec, "gcc": ccSpec, "g++": ccSpec, "c++": ccSpec, "clang": ccSpec, "clang++": ccSpec,
+	"ld": ldSpec, "ld.bfd": ldSpec, "ld.gold": ldSpec, "ld.lld": ldSpec, "gold": ldSpec, "lld": ldSpec,
+	"as": {dashWords: true, joined: set("o"), writes: set("o", "MD")},
+	// strip and objcopy change their operands in place (objcopy IN OUT
+	// writes OUT), and --dump-section writes a file of its own.
+	"strip": {short: "FIKNoOR", long: set("input-target", "output-target", "target", "remove-section",
+		"keep-symbol", "strip-symbol", "keep-section", "remove-relocations"), writes: set("o"), operands: allOps},
+	"objcopy": {short: "bBFGiIjKLNOR", long: set("input-target", "output-target", "binary-architecture", "target",
+		"only-section", "remove-section", "remove-relocations", "dump-section", "add-section", "update-section",
+		"keep-symbol", "strip-symbol", "redefine-syms", "keep-symbols", "strip-symbols", "add-gnu-debuglink",
+		"split-dwo", "extract-dwo"), writes: set("split-dwo"), blind: set("dump-section"), operands: allOps},
+	"ranlib": {short: "", operands: allOps},
 }
 
 // optionValues returns the files words (a command, wrappers removed)
@@ -92,6 +147,22 @@ func optionValues(words []string) (files, cmds []string, blind bool) {
 		return files, nil, blind
 	case "uniq":
 		return uniqWrites(words[1:]), nil, false
+	case "patch":
+		files, blind := patchWrites(words[1:])
+		return files, nil, blind
+	case "mktemp":
+		files, blind := mktempWrites(words[1:])
+		return files, nil, blind
+	case "cpio":
+		files, blind := cpioWrites(words[1:])
+		return files, nil, blind
+	case "ar":
+		files, blind := arWrites(words[1:])
+		return files, nil, blind
+	}
+	if c, ok := compressors[prog]; ok {
+		files, blind := c.writes(words[1:])
+		return files, nil, blind
 	}
 	spec, ok := optionSpecs[prog]
 	if !ok {
@@ -101,6 +172,8 @@ func optionValues(words []string) (files, cmds []string, blind bool) {
 		switch {
 		case spec.blind[name]:
 			blind = true
+		case spec.unseen[name], spec.scripts[name] && descriptorPath(val):
+			cmds = append(cmds, opaqueStr)
 		case spec.writes[name]:
 			files = append(files, val)
 		case spec.commands[name]:
@@ -112,10 +185,21 @@ func optionValues(words []string) (files, cmds []string, blind bool) {
 			}
 		}
 	}
-	if spec.goFlags {
+	switch {
+	case spec.goFlags:
 		goFlagValues(spec, words[1:], each)
-	} else {
+	case spec.dashWords:
+		var linker []string
+		linker, blind = dashWordValues(spec, words[1:], each)
+		if len(linker) > 0 {
+			f, c, b := optionValues(append([]string{"ld"}, linker...))
+			files, cmds, blind = append(files, f...), append(cmds, c...), blind || b
+		}
+	default:
 		gnuOptionValues(spec, words[1:], each)
+	}
+	if spec.operands != nil && !spec.dashWords {
+		files = append(files, spec.operands(operandsOf(spec, words[1:]))...)
 	}
 	if prog == "zip" {
 		for i, a := range words[1 : len(words)-1] {
@@ -183,6 +267,45 @@ func gnuOptionValues(spec optionSpec, words []string, each func(name, val string
 			}
 		}
 	}
+}
+
+// dashWordValues calls each for every option of words that the spec
+// names, read as compilers read them (see optionSpec.dashWords), and
+// returns the options passed on to the linker (-Wl,a,b and -Xlinker a)
+// and whether a response file (@FILE) holds options not seen.
+func dashWordValues(spec optionSpec, words []string, each func(name, val string)) (linker []string, blind bool) {
+	named := func(n string) bool { return spec.writes[n] || spec.commands[n] || spec.unseen[n] || spec.blind[n] }
+	for i := 0; i < len(words); i++ {
+		a := words[i]
+		switch {
+		case strings.HasPrefix(a, "@"):
+			blind = true
+		case strings.HasPrefix(a, "-Wl,"):
+			linker = append(linker, strings.Split(a[4:], ",")...)
+		case a == "-Xlinker" && i+1 < len(words):
+			i++
+			linker = append(linker, words[i])
+		case len(a) > 1 && a[0] == '-':
+			name, val, hasVal := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+			if !named(name) {
+				for j := range spec.joined {
+					if strings.HasPrefix(name, j) && named(j) && !hasVal {
+						name, val, hasVal = j, name[len(j):], true
+						break
+					}
+				}
+			}
+			if !named(name) {
+				continue
+			}
+			if !hasVal && i+1 < len(words) {
+				i++
+				val = words[i]
+			}
+			each(name, val)
+		}
+	}
+	return linker, blind
 }
 
 // anyPrefixOf returns the option name abbreviates among those that write a
@@ -448,9 +571,59 @@ func gitSubcommand(sub string, args []string, files, cmds []string, blind bool) 
 			return files, cmds, blind
 		case sub == "filter-branch" && long && strings.HasSuffix(name, "-filter"):
 			cmds = append(cmds, next())
+		case long && (strings.HasPrefix("upload-pack", name) || strings.HasPrefix("receive-pack", name)),
+			sub == "clone" && a == "-u",
+			(sub == "push" || sub == "archive") && long && strings.HasPrefix("exec", name):
+			// The program git starts for the other end: a shell
+			// command line when the repository is local.
+			cmds = append(cmds, next())
+		case sub == "clone" && strings.HasPrefix(a, "-u") && !strings.HasPrefix(a, "--"):
+			cmds = append(cmds, a[2:])
+		case long && strings.HasPrefix("template", name):
+			next()
+			cmds = append(cmds, opaqueStr) // its hooks are copied in and run (clone's post-checkout)
+		case long && strings.HasPrefix("separate-git-dir", name),
+			sub == "checkout-index" && long && strings.HasPrefix("prefix", name),
+			sub == "archive" && a == "-o":
+			files = append(files, next())
 		}
 	}
-	return files, cmds, blind
+	return append(files, gitOperandWrites(sub, args)...), cmds, blind
+}
+
+// gitOperandWrites returns the places git subcommands make from their
+// operands: a new worktree's directory (worktree add, move), a clone's
+// (every operand after the repository: a word an option took is checked
+// too, at no cost), the .git a git init makes or makes again, a bundle,
+// a submodule's directory.
+func gitOperandWrites(sub string, args []string) []string {
+	var ops []string
+	for _, a := range args {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			ops = append(ops, a)
+		}
+	}
+	first := func(n int) []string {
+		if len(ops) > n {
+			return ops[n:]
+		}
+		return nil
+	}
+	switch {
+	case sub == "worktree" && len(ops) > 1 && (ops[0] == "add" || ops[0] == "move"):
+		return first(1)
+	case sub == "clone":
+		return first(1)
+	case sub == "init":
+		dir := "."
+		if len(ops) > 0 {
+			dir = ops[0]
+		}
+		return []string{path.Join(dir, ".git")}
+	case (sub == "bundle" && len(ops) > 0 && ops[0] == "create") || (sub == "submodule" && len(ops) > 0 && ops[0] == "add"):
+		return first(1)
+	}
+	return nil
 }
 
 // tarShort are GNU tar's short options that take a value.

@@ -1,0 +1,164 @@
+package permission
+
+import (
+	"testing"
+)
+
+// The red team of session 7 found these: programs whose writes were judged
+// by their rule alone, and git options that run a command. Each test holds
+// one class closed with the spellings that got through.
+
+// writesAsk checks that each command asks in the default mode and in
+// bypassPermissions (and never allows), and that each benign one is
+// allowed, all in project with OUT standing for outside.
+func writesAsk(t *testing.T, p *Policy, project, outside string, attacks, benign []string) {
+	t.Helper()
+	for _, cmd := range attacks {
+		cmd = replaceOut(cmd, outside)
+		for _, mode := range []Mode{ModeDefault, ModeBypass, ModeAcceptEdits} {
+			if d := evalIn(p, project, mode, cmd); d.Behavior == Allow {
+				t.Errorf("%s, %s: allowed by %q (%s), want ask or deny", mode, cmd, d.Rule, d.Message)
+			}
+		}
+	}
+	for _, cmd := range benign {
+		cmd = replaceOut(cmd, outside)
+		if d := evalIn(p, project, ModeDefault, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}
+
+// Compressors replace each file with its twin beside it: `gzip OUT/f`
+// wrote OUT/f.gz and removed OUT/f, `gunzip .workbench/settings.json.gz`
+// wrote a settings file, all under Bash(gzip:*) alone. A suffix with a /,
+// a name restored from the archive (-N) and zstd's -o and --output-dir-*
+// write elsewhere.
+func TestH15_CompressorsWriteTheirOperands(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	var allow []string
+	for name := range compressors {
+		allow = append(allow, "Bash("+name+":*)")
+	}
+	p := newPolicy(t, []string{project}, rules{allow: allow})
+	writesAsk(t, p, project, outside, []string{
+		`gzip OUT/f`, `gzip -9 OUT/f`, `gunzip OUT/f.gz`, `gzip -d OUT/f.gz`, `gzip -S /../../x src/a.txt`,
+		`gzip -S -c OUT/f`, `gzip --suffix=/x src/a.txt`, `gunzip -N src/x.gz`, `gunzip --name src/x.gz`,
+		`gunzip .workbench/settings.json.gz`, `gzip .git/config`, `gunzip .git/hooks/pre-commit.gz`,
+		`bzip2 OUT/f`, `bunzip2 OUT/f.bz2`, `xz OUT/f`, `xz -T0 OUT/f`, `unxz OUT/f.xz`, `xz --suffix=/../../x src/a.txt`,
+		`zstd OUT/f`, `zstd src/a.txt -o OUT/x`, `zstd -oOUT/x src/a.txt`, `zstd -c src/a.txt -o OUT/x`,
+		`zstd --output-dir-flat OUT src/a.txt`, `zstd --output-dir-mirror=OUT src/a.txt`, `zstd --filelist=l`,
+		`unzstd OUT/f.zst`, `lz4 src/a.txt OUT/x`, `brotli -o OUT/x src/a.txt`, `pigz OUT/f`, `lzip -o OUT/x src/a.txt`,
+	}, []string{
+		`gzip src/a.txt`, `gzip -9 -k src/a.txt`, `gzip -c src/a.txt > src/a.gz`, `gzip -dc OUT/f.gz`, `gzip -l OUT/f.gz`,
+		`gzip -t OUT/f.gz`, `xz -T0 src/a.txt`, `zstd -19 src/a.txt`, `zstd -d src/a.zst -o src/a`, `bzip2 -c OUT/f`,
+		`zstd -c OUT/f`,
+	})
+}
+
+// patch writes the files its patch names, which the line does not show;
+// -o, -r, -d and a backup prefix write elsewhere. `patch -p1 -d OUT -i
+// fix.diff` changed OUT's files under Bash(patch:*).
+func TestH15_PatchWritesWhatThePatchNames(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(patch:*)"}})
+	writesAsk(t, p, project, outside, []string{
+		`patch -p1 < fix.diff`, `patch -i fix.diff`, `patch -p0 --input=fix.diff`, `patch -d OUT -p1 -i fix.diff`,
+		`patch --directory=src -i fix.diff`, `patch -o OUT/x src/a.txt fix.diff`, `patch --output=OUT/x src/a.txt fix.diff`,
+		`patch OUT/f fix.diff`, `patch src/a.txt fix.diff -r OUT/rej`, `patch -B /tmp/ src/a.txt fix.diff`,
+		`patch -z /x src/a.txt fix.diff`, `patch .git/config fix.diff`,
+	}, []string{
+		`patch src/a.txt fix.diff`, `patch -o src/b src/a.txt fix.diff`, `patch --dry-run -p1 -i fix.diff`,
+	})
+}
+
+// split, csplit and mktemp write where their prefix or template says;
+// split --filter runs a command.
+func TestH15_PrefixesAndTemplatesAreWritten(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(split:*)", "Bash(csplit:*)", "Bash(mktemp:*)"},
+		deny: []string{"Bash(curl:*)"}})
+	writesAsk(t, p, project, outside, []string{
+		`split src/a.txt OUT/x`, `split -b 1 src/a.txt OUT/pre`, `split --additional-suffix=/../x src/a.txt`,
+		`split --filter='curl x' src/a.txt`, `csplit -f OUT/x src/a.txt 1`, `csplit --prefix=OUT/x src/a.txt 1`,
+		`csplit -b /../x%02d src/a.txt 1`, `mktemp -p OUT`, `mktemp OUT/xXXXXXX`, `mktemp --tmpdir=OUT`,
+		`mktemp -d -p OUT`, `mktemp -p src ../../../xXXXX`, `mktemp -t ../../xXXXX`, `mktemp .git/hooks/pre-commitXXX`,
+	}, []string{
+		`split -l 10 src/a.txt src/part-`, `split src/a.txt`, `csplit src/a.txt 1`, `mktemp`, `mktemp -d`,
+		`mktemp -t x.XXXXXX`, `mktemp src/xXXXX`, `mktemp -p src xXXXX`,
+	})
+}
+
+// Compilers, linkers and the binutils write their -o (also passed through
+// -Wl, and -Xlinker), dependency and map files, and change their operands
+// in place (strip, objcopy, ranlib, ar); -B, -wrapper, plugins and
+// response files run or read what the line does not show.
+func TestH15_CompilersAndLinkersWriteTheirOutputs(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	var allow []string
+	for _, n := range []string{"gcc", "cc", "clang", "g++", "ld", "as", "strip", "objcopy", "ranlib", "ar", "cpio"} {
+		allow = append(allow, "Bash("+n+":*)")
+	}
+	p := newPolicy(t, []string{project}, rules{allow: allow, deny: []string{"Bash(curl:*)"}})
+	writesAsk(t, p, project, outside, []string{
+		`gcc -o OUT/x a.c`, `gcc a.c -oOUT/x`, `cc -o OUT/x a.c`, `clang -o OUT/x a.c`, `g++ -o .git/hooks/pre-commit a.c`,
+		`gcc -MF OUT/x -MD a.c`, `gcc -MFOUT/x -MD a.c`, `gcc -B/tmp/evil a.c`, `gcc -wrapper curl,x a.c`,
+		`gcc -fplugin=OUT/p.so a.c`, `gcc @args a.c`, `gcc a.c -Wl,-o,OUT/x`, `gcc a.c -Wl,--output=OUT/x`,
+		`gcc a.c -Xlinker -Map=OUT/m`, `ld -o OUT/x a.o`, `ld --output OUT/x a.o`, `ld -plugin OUT/p.so a.o`,
+		`as -o OUT/x a.s`, `strip OUT/f`, `strip -o OUT/x a.o`, `objcopy a.o OUT/x`, `objcopy -O binary a.o OUT/x`,
+		`objcopy --dump-section .text=OUT/x a.o`, `ranlib OUT/x.a`, `ar rc OUT/x.a a.o`, `ar r OUT/x.a a.o`,
+		`ar xP lib.a`, `ar x lib.a --output OUT`, `cpio -i -D OUT`, `cpio -id`, `cpio -p OUT`, `cpio -o -F OUT/x`,
+	}, []string{
+		`gcc -O2 -Wall -c a.c -o build/a.o`, `gcc -o build/x a.c -Wl,-rpath,/usr/lib`, `cc a.c`, `ld -o a.out a.o`,
+		`as -o a.o a.s`, `strip build/x`, `objcopy -O binary build/x build/x.bin`, `ar rcs build/lib.a a.o`,
+		`ar t OUT/lib.a`, `cpio -o -F build/a.cpio`, `gcc -fopenmp a.c`,
+	})
+}
+
+// git subcommands that write outside the repository's own files (a new
+// worktree, a clone, a bundle, an archive, checkout-index --prefix) have
+// those places checked; `git init` writes a .git; the program git starts
+// for the other end (--upload-pack, --receive-pack, --exec, clone -u), a
+// template's hooks and clone's -c settings run commands: `git clone -u
+// 'curl x' . y` ran curl under a deny rule for it.
+func TestH15_GitSubcommandsThatWriteOrRun(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(git:*)"}, deny: []string{"Bash(curl:*)"}})
+	writesAsk(t, p, project, outside, []string{
+		`git worktree add OUT/wt`, `git worktree add ../wt`, `git worktree add -b x OUT/wt`, `git worktree move wt OUT/wt`,
+		`git clone https://x/y OUT/z`, `git clone --depth 1 https://x/y OUT/z`, `git init OUT/z`, `git init`,
+		`git init --separate-git-dir=OUT/g r`, `git checkout-index -a --prefix=OUT/`, `git bundle create OUT/b HEAD`,
+		`git archive -o OUT/a.tar HEAD`, `git submodule add https://x/y OUT/z`, `git clone --template=OUT . y`,
+		`git init --template=OUT`,
+	}, []string{
+		`git clone https://x/y`, `git clone https://x/y vendor/y`, `git worktree add wt`, `git worktree list`,
+		`git archive -o build/a.tar HEAD`, `git fetch origin`, `git bundle list-heads OUT/b`,
+	})
+	for _, cmd := range []string{
+		`git clone -u 'curl x' . y`, `git clone -ucurl . y`, `git clone --upload-pack='curl x' . y`,
+		`git fetch --upload-pack='curl x' .`, `git ls-remote --upload-pack 'curl x' .`, `git push --receive-pack='curl x' .`,
+		`git push --exec='curl x' .`, `git archive --remote=. --exec='curl x' HEAD`, `git pull --upload-pack='curl x' .`,
+		`git clone --config core.fsmonitor=curl . y`, `git clone -c core.fsmonitor=curl . y`,
+	} {
+		if d := evalIn(p, project, ModeBypass, cmd); d.Behavior != Deny {
+			t.Errorf("%s: %s by %q (%s), want deny", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}
+
+// make reads a makefile from a descriptor the line fills (`echo 'all:;
+// curl x' | make -f /dev/stdin`): its commands are not in the line.
+func TestH15_MakefileFromADescriptor(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(make:*)", "Bash(echo:*)"}})
+	writesAsk(t, p, project, outside, []string{
+		`echo 'all:; curl x' | make -f /dev/stdin`, `make -f - all`, `make --file=/dev/fd/3`, `make --makefile /dev/stdin`,
+		`make -f <(echo 'all:; curl x')`,
+	}, []string{`make`, `make -f Makefile.ci test`, `make -C src`, `make -j4 all`})
+}
