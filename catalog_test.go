@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,6 +57,40 @@ func TestToolsShowsTheRuleThatDecides(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("catalog lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// In acceptEdits an edit of the workspace runs without a question and one
+// elsewhere asks: the catalog says both, as `workbench tool` then does.
+func TestToolsSaysWhereAcceptEditsAllowsEdits(t *testing.T) {
+	c := newCLI(t)
+	code, out, errb := c.run("", "tools", "--cwd", c.project, "--permission-mode", "acceptEdits")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	for _, name := range []string{"Edit", "MultiEdit", "Write"} {
+		line := ""
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, name+" ") {
+				line = l
+			}
+		}
+		if !strings.Contains(line, "allow in the workspace (mode:acceptEdits), ask elsewhere") {
+			t.Errorf("%s: %q", name, line)
+		}
+	}
+	if code, out, _ := c.run("", "tool", "--cwd", c.project, "--permission-mode", "acceptEdits", "Write",
+		`{"file_path":"new.txt","content":"x"}`); code != exitOK {
+		t.Errorf("a Write in the workspace under acceptEdits: exit %d %s", code, out)
+	}
+	if code, _, _ := c.run("", "tool", "--cwd", c.project, "--permission-mode", "acceptEdits", "Write",
+		`{"file_path":"`+filepath.Join(t.TempDir(), "x.txt")+`","content":"x"}`); code == exitOK {
+		t.Error("a Write outside the workspace ran without a question under acceptEdits")
+	}
+	// In default mode both ask: one word, as before.
+	_, out, _ = c.run("", "tools", "--cwd", c.project)
+	if strings.Contains(out, "in the workspace") {
+		t.Errorf("default mode shows a split answer:\n%s", out)
 	}
 }
 

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"sort"
 
 	"github.com/seed92b641c3/workbench/permission"
@@ -60,6 +61,13 @@ func (s *Session) Catalog() []CatalogEntry {
 		default:
 			e.Rule = d.Rule
 		}
+		if inside := s.insideWorkspace(t.Name(), e.ReadOnly, own); inside.Behavior != "" && inside.Behavior != d.Behavior {
+			// An edit's answer depends on where it writes (acceptEdits
+			// allows the workspace only, protected files aside): both
+			// are the truth.
+			e.Approval = string(inside.Behavior) + " in the workspace (" + inside.Rule + "), " + e.Approval + " elsewhere"
+			e.Rule = ""
+		}
 		out = append(out, e)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -74,4 +82,19 @@ func (s *Session) Unavailable() []CatalogEntry {
 		out = append(out, CatalogEntry{Name: u.Name, Approval: "unavailable", Description: u.Reason})
 	}
 	return out
+}
+
+// insideWorkspace is the permission stage's answer for a file tool writing
+// an ordinary file of the workspace, or no decision for tools that do not
+// write files by path.
+func (s *Session) insideWorkspace(name string, readOnly bool, own permission.Decision) permission.Decision {
+	switch name {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+	default:
+		return permission.Decision{}
+	}
+	return s.Config.Policy.Evaluate(permission.Request{
+		Tool: name, Mode: s.Config.Mode.Get(), ReadOnly: readOnly, Own: own, WorkDir: s.Config.WorkDir,
+		Target: permission.Target{Paths: []string{filepath.Join(s.Config.WorkDir, "file.txt")}, Access: permission.AccessWrite},
+	})
 }
