@@ -353,3 +353,35 @@ func TestH06_PostToolUseFailureIsReported(t *testing.T) {
 		t.Errorf("failure hook saw %s", raw)
 	}
 }
+
+// A guard that refuses a command hook keeps it from starting: the outcome
+// carries the guard's error (so a PreToolUse call is blocked, as for a
+// failed hook), and in-process hooks are not asked about.
+func TestH06_AGuardedCommandHookDoesNotStart(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	r := NewRegistry()
+	inproc := false
+	r.On(PreToolUse, "Bash", "own", func(context.Context, Input) Outcome { inproc = true; return Outcome{} })
+	if err := r.AddCommand(PreToolUse, "Bash", Command{Command: "touch " + marker}); err != nil {
+		t.Fatal(err)
+	}
+	var asked []string
+	r.SetGuard(func(cmd string) error {
+		asked = append(asked, cmd)
+		return errors.New("refused")
+	})
+	v := r.PreToolUse(context.Background(), Input{Cwd: dir, ToolName: "Bash"})
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a refused hook ran")
+	}
+	if !v.Block {
+		t.Errorf("a refused PreToolUse hook did not block its call: %+v", v)
+	}
+	if len(asked) != 1 || asked[0] != "touch "+marker {
+		t.Errorf("the guard was asked about %q", asked)
+	}
+	if !inproc {
+		t.Error("the in-process hook did not run")
+	}
+}

@@ -35,6 +35,7 @@ type Registry struct {
 	timeout time.Duration
 	observe func(Input, Outcome)
 	ask     Asker
+	guard   func(command string) error
 }
 
 // NewRegistry returns an empty registry whose hooks time out after
@@ -52,6 +53,19 @@ func (r *Registry) SetTimeout(d time.Duration) {
 	}
 	r.mu.Lock()
 	r.timeout = d
+	r.mu.Unlock()
+}
+
+// SetGuard has every command hook checked just before it runs: when
+// guard returns an error the command is not started and its outcome
+// carries that error (a PreToolUse hook's call is then blocked, as for any
+// hook that failed). The host uses it to refuse a hook whose script
+// appeared in the workspace during the session, where a sandboxed
+// command may have written it: the check and the start are one step
+// (H17), whatever ran in the background meanwhile.
+func (r *Registry) SetGuard(guard func(command string) error) {
+	r.mu.Lock()
+	r.guard = guard
 	r.mu.Unlock()
 }
 
@@ -178,7 +192,7 @@ func (r *Registry) Run(ctx context.Context, in Input) []Outcome {
 func (r *Registry) run(ctx context.Context, in Input, stop func(Outcome) bool) []Outcome {
 	r.mu.RLock()
 	all := r.byEvent[in.HookEventName] // never changed in place, see add
-	timeout, observe, ask := r.timeout, r.observe, r.ask
+	timeout, observe, ask, guard := r.timeout, r.observe, r.ask, r.guard
 	r.mu.RUnlock()
 
 	out := make([]Outcome, 0, len(all))
@@ -186,7 +200,7 @@ func (r *Registry) run(ctx context.Context, in Input, stop func(Outcome) bool) [
 		if !h.wants(in) {
 			continue
 		}
-		o := runHook(ctx, h, in, timeout, ask)
+		o := runHook(ctx, h, in, timeout, ask, guard)
 		if observe != nil {
 			observe(in, o)
 		}
@@ -205,12 +219,18 @@ func (h hook) wants(in Input) bool {
 	return !in.HookEventName.usesMatcher() || h.match.match(in.matchSubject())
 }
 
-func runHook(ctx context.Context, h hook, in Input, timeout time.Duration, ask Asker) Outcome {
+func runHook(ctx context.Context, h hook, in Input, timeout time.Duration, ask Asker, guard func(string) error) Outcome {
 	if ctx.Err() != nil {
 		return Outcome{Hook: h.name, Err: fmt.Errorf("hook not run: %w", context.Cause(ctx))}
 	}
 	var o Outcome
+	var refused error
+	if h.fn == nil && h.prompt == nil && guard != nil {
+		refused = guard(h.cmd.Command)
+	}
 	switch {
+	case refused != nil:
+		o = Outcome{Err: refused}
 	case h.prompt != nil:
 		start := time.Now()
 		o = h.prompt.run(ctx, ask, in)

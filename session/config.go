@@ -221,6 +221,7 @@ func Load(o Options) (*Config, error) {
 	runLater := runLaterFiles(dir, s)
 	sb.ProtectRunLater(runLater...)
 	policy.AddRunLater(runLater...)
+	hreg.SetGuard(hookGuard(dir, s))
 	answers := paths.ClaudeLocal
 	if o.NoClaudeSettings {
 		answers = paths.Local

@@ -2,9 +2,11 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -47,6 +49,41 @@ func runLaterFiles(projectDir string, s *settings.Settings) []string {
 		}
 	}
 	return namedFiles(projectDir, home, words)
+}
+
+// hookGuard refuses, just before it runs, a hook whose command names a
+// project script that was missing when the session started and exists
+// now: a sandboxed command may have made it (one running in the
+// background outlives the removal at its end), and the hook would run it
+// outside the sandbox. A copy the person makes runs from the next session.
+func hookGuard(projectDir string, s *settings.Settings) func(string) error {
+	home, _ := os.UserHomeDir()
+	env := expand.ListEnviron("CLAUDE_PROJECT_DIR="+projectDir, "HOME="+home)
+	missing := map[string][]string{}
+	for _, groups := range s.Hooks {
+		for _, g := range groups {
+			for _, m := range g {
+				for _, h := range m.Hooks {
+					if h.Command == "" {
+						continue
+					}
+					for _, f := range namedFiles(projectDir, home, commandWords(h.Command, env)) {
+						if _, err := os.Lstat(f); err != nil && !slices.Contains(missing[h.Command], f) {
+							missing[h.Command] = append(missing[h.Command], f)
+						}
+					}
+				}
+			}
+		}
+	}
+	return func(command string) error {
+		for _, f := range missing[command] {
+			if _, err := os.Lstat(f); err == nil {
+				return fmt.Errorf("not run: it names %s, which did not exist when the session started and does now; a command of the agent may have written it, and hooks run outside the sandbox (restart Workbench to run the hook with it)", f)
+			}
+		}
+		return nil
+	}
 }
 
 // protectServers makes the files the stdio servers of cfg name read-only

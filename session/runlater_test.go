@@ -1,12 +1,16 @@
 package session
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"mvdan.cc/sh/v3/expand"
+
+	"github.com/seed92b641c3/workbench/hooks"
 )
 
 // Each way a hook's command names a project file finds it; words that are
@@ -52,5 +56,40 @@ func TestRunLaterFindsTheFilesAHookCommandNames(t *testing.T) {
 		if !slices.Equal(rel, want) {
 			t.Errorf("%s: found %q, want %q", cmd, rel, want)
 		}
+	}
+}
+
+// A hook naming a script that did not exist when the session started is
+// not run once the script exists: a background command may have made it
+// and still be running (its removal waits for its end), and the hook runs
+// outside the sandbox. The check is made as the hook starts (H17).
+func TestH17_AHookWhoseScriptAppearedMidSessionIsNotRun(t *testing.T) {
+	dir := questionProject(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte(`{"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
+		{"type": "command", "command": "test -x tools/fix.sh && tools/fix.sh || true"},
+		{"type": "command", "command": "echo other > `+filepath.Join(t.TempDir(), "other")+`"}]}]}}`), 0o644)
+	c, err := Load(Options{Dir: dir, TrustProject: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := hooks.Input{Cwd: dir, ToolName: "Bash"}
+	for _, o := range c.Hooks.Post(context.Background(), in, false) {
+		if o.Err != nil {
+			t.Fatalf("before the script exists, a hook failed: %v", o.Err)
+		}
+	}
+	os.MkdirAll(filepath.Join(dir, "tools"), 0o755)
+	os.WriteFile(filepath.Join(dir, "tools", "fix.sh"), []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
+	outs := c.Hooks.Post(context.Background(), in, false)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the hook ran a script that appeared during the session")
+	}
+	if len(outs) != 2 || outs[0].Err == nil || !strings.Contains(outs[0].Err.Error(), "tools/fix.sh") {
+		t.Fatalf("outcomes %+v", outs)
+	}
+	if outs[1].Err != nil {
+		t.Errorf("a hook naming no such script was refused too: %v", outs[1].Err)
 	}
 }
