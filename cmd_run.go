@@ -158,6 +158,10 @@ func (o *headlessOutput) event(ev agent.Event) {
 	switch ev.Kind {
 	case agent.EventText:
 		o.text.WriteString(ev.Text)
+	case agent.EventDiscard:
+		// The turn is tried again from the start: the broken attempt's
+		// text is not part of the reply.
+		o.text.Reset()
 	case agent.EventAssistant, agent.EventDone:
 		o.flushText()
 	case agent.EventToolUse:

@@ -161,3 +161,27 @@ func onlySession(t *testing.T, state string) string {
 	}
 	return dirs[0].Name()
 }
+
+// A stream cut off mid-reply and tried again prints, in stream-json, the
+// reply of the attempt that finished: the broken attempt's words are not
+// glued in front of it ("The build fails because the MakefileThe build
+// fails because ..."), as the model never received them either.
+func TestStreamJSONDropsTheTextOfABrokenAttempt(t *testing.T) {
+	c := newCLI(t)
+	srv := newSSEReplay(t, "cut_midreply.sse", "whole_reply.sse")
+	code, out, errb := c.run("", "--cwd", c.project, "--provider", "anthropic", "--base-url", srv.URL,
+		"--output-format", "stream-json", "-p", "Why does the build fail?")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errb)
+	}
+	var texts []string
+	for _, l := range parseStream(t, out) {
+		if l.Type == "text" {
+			texts = append(texts, l.Text)
+		}
+	}
+	want := "The build fails because the Makefile names a missing target."
+	if len(texts) != 1 || texts[0] != want {
+		t.Fatalf("text lines %q, want only %q\n%s", texts, want, out)
+	}
+}

@@ -217,6 +217,7 @@ func (s *Session) turn(ctx context.Context, turn int) turnResult {
 		if !retry || attempt >= streamRetries || ctx.Err() != nil || provider.IsPromptTooLong(res.err) {
 			return res
 		}
+		s.cfg.Publish(Event{Kind: EventDiscard, Turn: turn})
 		s.cfg.Publish(Event{Kind: EventNotice, Turn: turn, Text: fmt.Sprintf("The model stream broke (%v); trying the turn again.", res.err)})
 	}
 }

@@ -24,6 +24,11 @@ const (
 	EventNotice       EventKind = "notice"       // Text: for the person (retry, hook context)
 	EventAssistant    EventKind = "assistant"    // Message: a finished assistant message
 	EventDone         EventKind = "done"         // Outcome: the run ended
+	// EventDiscard: the reply streamed since the turn started is dropped,
+	// because its stream broke before any tool call and the turn is tried
+	// again. The model never sees that partial reply, so a view that drew
+	// it removes it; otherwise the retry draws the same words a second time.
+	EventDiscard EventKind = "discard"
 )
 
 // Event is one thing that happened in a session.

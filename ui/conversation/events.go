@@ -16,6 +16,11 @@ import (
 // whether the view changed.
 func (v *View) Apply(ev agent.Event) bool {
 	switch ev.Kind {
+	case agent.EventTurnStart:
+		v.turnStart = len(v.entries)
+		return false
+	case agent.EventDiscard:
+		return v.DiscardReply()
 	case agent.EventText:
 		v.AppendAssistantDelta(ev.Text)
 	case agent.EventThinking:

@@ -62,6 +62,9 @@ type View struct {
 	think     int // the thinking being streamed, or -1
 	durations map[string]time.Duration
 	streamed  bool // a reply was streamed since the last finished message
+	// turnStart is the number of entries when the model's turn began: a
+	// discarded reply (DiscardReply) is never older than that.
+	turnStart int
 }
 
 // New returns an empty conversation, pinned to the bottom.
@@ -79,6 +82,7 @@ func (v *View) reset() {
 	v.children = map[string]childRef{}
 	v.durations = map[string]time.Duration{}
 	v.stream, v.think, v.streamed = -1, -1, false
+	v.turnStart = 0
 }
 
 // Clear empties the conversation, as /clear does.
