@@ -168,6 +168,7 @@ func (w *walker) call(c *syntax.CallExpr, d dirs) (ok, all dirs) {
 	before := len(w.a.writes)
 	w.argWrites(unwrapped, globs[n:], in)
 	w.optionValues(unwrapped, in)
+	w.treeWrites(unwrapped, in)
 	if n > 0 {
 		w.argReads(vals[:n], globs[:n], d)
 	}
@@ -284,7 +285,11 @@ func (w *walker) findCommands(args []string, p part, d dirs) {
 	}
 	if deletes {
 		for _, r := range roots {
-			w.writeTarget(r, "find", d, nil)
+			if findSparesProtected(args) {
+				w.writeTarget(r, "find", d, nil)
+			} else {
+				w.treeTarget(r, "find", d)
+			}
 		}
 	}
 	before := len(w.a.writes)

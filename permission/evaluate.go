@@ -48,7 +48,9 @@ type evaluation struct {
 	// could hide one (see reads.go).
 	reads []pathForms
 	// recursive marks the writes that are targets of a recursive rm.
-	recursive  []bool
+	recursive []bool
+	// tree marks the directories written beneath (tree.go).
+	tree       []bool
 	blindWrite bool
 	// anyProgram is set when a part's program is only known at run time,
 	// so no rule can be passed over by its program.
@@ -162,6 +164,7 @@ func (p *Policy) prepare(e *evaluation, req Request) {
 				e.writes = append(e.writes, resolveForms(f, base(), p.home))
 				e.writers = append(e.writers, w.by)
 				e.recursive = append(e.recursive, w.recursive)
+				e.tree = append(e.tree, w.tree)
 			}
 		}
 	}
@@ -395,11 +398,15 @@ func (p *Policy) boundary(e *evaluation) (Decision, bool) {
 		}
 		places = append(places, place{f, AccessWrite, by})
 	}
-	for _, pl := range places {
+	for n, pl := range places {
 		if pl.access != AccessWrite {
 			continue
 		}
-		if why := p.protectedReason(pl.f); why != "" {
+		why := p.protectedReason(pl.f)
+		if i := len(places) - len(e.writes); why == "" && n >= i && e.tree[n-i] {
+			why = p.heldReason(pl.f)
+		}
+		if why != "" {
 			return Decision{Behavior: Ask, Rule: "protected",
 				Message: fmt.Sprintf("writing %s%s always needs approval: %s", pl.f.given, writtenBy(pl.by), why)}, true
 		}

@@ -164,8 +164,8 @@ func TestH15_FilesWrittenThroughOptionsAreTargets(t *testing.T) {
 	for _, cmd := range []string{
 		`git diff --output=src/d.patch`, `git diff --stat`, `git log --oneline`, `sort -o src/s.txt src/a.txt`,
 		`go build -o bin/app ./...`, `go test -coverprofile=cover.out ./...`, `gofmt -w src`, `gofmt -l .`,
-		`uniq src/a.txt src/u.txt`, `tar -xzf src/a.tgz`, `tar -cf src/a.tar src/a.txt`, `tar -tf src/a.tar`,
-		`unzip src/a.zip`, `unzip -l src/a.zip`, `curl -o src/x http://h/`, `make -C src`, `sort -k2 src/a.txt`,
+		`uniq src/a.txt src/u.txt`, `tar -xzf src/a.tgz -C src`, `tar -cf src/a.tar src/a.txt`, `tar -tf src/a.tar`,
+		`unzip src/a.zip -d src`, `unzip -l src/a.zip`, `curl -o src/x http://h/`, `make -C src`, `sort -k2 src/a.txt`,
 	} {
 		if d := evalIn(p, project, ModeDefault, cmd); d.Behavior != Allow {
 			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)

@@ -35,7 +35,7 @@ func TestH15_UnzipDirectoryWhereverUnzipReadsIt(t *testing.T) {
 		}
 	}
 	for _, cmd := range []string{
-		`unzip src/a.zip`, `unzip -o src/a.zip -d src`, `unzip -qod src src/a.zip`, `unzip src/a.zip -x b`,
+		`unzip src/a.zip -d build`, `unzip -o src/a.zip -d src`, `unzip -qod src src/a.zip`, `unzip src/a.zip -x b -d src`,
 		`unzip -l OUT/a.zip`, `unzip -t OUT/a.zip`, `rsync -av src/ build/`,
 	} {
 		cmd = replaceOut(cmd, outside)
@@ -162,7 +162,7 @@ func TestH15_GitReadsTheRepositoryItFinds(t *testing.T) {
 	for _, cmd := range []string{
 		`cd ./evil && git status`, `cd ./evil/sub && git diff`, `cd ./vendor/lib && git log`,
 		`cd OUT/other && git status`, `cd ./not-yet && git status`, `bash -c 'cd ./evil && git status'`,
-		`echo 'ref: refs/heads/main' > src/HEAD && cd ./src && git status`, `tar -xf src/a.tar && git status`,
+		`echo 'ref: refs/heads/main' > src/HEAD && cd ./src && git status`, `tar -xf src/a.tar -C src && cd ./src && git status`,
 		`echo x > src/config; cd ./src; git log`, `cd "$d" && git status`, `cd ./evil && xargs git log < /dev/null`,
 		`find . -execdir git status \;`, `cd ./evil && find . -exec git log {} +`,
 	} {

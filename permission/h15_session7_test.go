@@ -1,6 +1,8 @@
 package permission
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -161,4 +163,34 @@ func TestH15_MakefileFromADescriptor(t *testing.T) {
 		`echo 'all:; curl x' | make -f /dev/stdin`, `make -f - all`, `make --file=/dev/fd/3`, `make --makefile /dev/stdin`,
 		`make -f <(echo 'all:; curl x')`,
 	}, []string{`make`, `make -f Makefile.ci test`, `make -C src`, `make -j4 all`})
+}
+
+// Programs that write beneath a directory, at names the line does not
+// show: an archive extracted in the project root (members
+// .git/hooks/pre-commit or .workbench/settings.local.json), a recursive
+// copy merged into it (`cp -r src/t/. .`, `rsync -a src/t/ .`), `rm -rf
+// $PWD`, `find . -delete`, `gzip -r .`, all allowed by their rules before.
+// A directory that holds no protected place stays quiet.
+func TestH15_WritesBeneathADirectoryHoldingProtectedPlaces(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(tar:*)", "Bash(unzip:*)", "Bash(cp:*)",
+		"Bash(rsync:*)", "Bash(rm:*)", "Bash(find:*)", "Bash(gzip:*)", "Bash(gunzip:*)", "Bash(chmod:*)", "Bash(ar:*)"}})
+	p.AddRunLater(filepath.Join(project, "scripts", "check.sh"))
+	for _, name := range []string{".git", ".workbench", "scripts"} {
+		if err := os.MkdirAll(filepath.Join(project, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writesAsk(t, p, project, outside, []string{
+		`tar -xf src/e.tar`, `tar -xf src/e.tar -C .`, `tar xf src/e.tar --directory=` + project, `unzip src/e.zip`,
+		`unzip src/e.zip -d .`, `cp -r src/t/. .`, `cp -rT src/t .`, `cp -a src/t/. ./`, `cp -r src/t/.git .`,
+		`rsync -a src/t/ .`, `rsync -r src/t/ ./`, `rm -rf ` + project, `rm -rf ../` + filepath.Base(project),
+		`chmod -R 777 ` + project, `find . -delete`, `find ` + project + ` -delete`, `find . -name '*.json' -delete`,
+		`find . -iname SETTINGS.JSON -delete`, `find . -name '*.o' -o -name x -delete`, `gzip -r .`, `gunzip -r .`,
+		`ar x src/lib.a`, `tar -xf src/e.tar -C scripts`, `cp -r src/t/. scripts`,
+	}, []string{
+		`tar -xzf src/a.tgz -C src`, `unzip src/a.zip -d build`, `cp -r src/t .`, `rsync -a src/t .`, `rm -rf src build`,
+		`chmod -R 755 src`, `find . -name '*.o' -delete`, `find src -delete`, `gzip -r src`, `ar x src/lib.a --output build`,
+	})
 }

@@ -635,28 +635,47 @@ const tarShort = "bCfFgHIKLNTVX"
 // files of --index-file and -g, and the commands of -I, -F, --to-command,
 // --checkpoint-action=exec= and --rsh-command.
 func tarOptionValues(args []string) (files, cmds []string, blind bool) {
-	var archive, dir string
-	creates, extracts, absolute := false, false, false
+	t := readTar(args)
+	files, cmds = t.files, t.cmds
+	if t.creates && t.archive != "" && t.archive != "-" {
+		files = append(files, t.archive)
+	}
+	if t.extracts {
+		files = append(files, t.dir)
+	}
+	return files, cmds, t.extracts && t.absolute
+}
+
+// tarArgs is a tar command line as GNU tar reads it.
+type tarArgs struct {
+	archive, dir                string // -f, and -C (the working directory when extracting without it)
+	creates, extracts, absolute bool
+	files, cmds                 []string // files of other options, commands
+}
+
+// readTar reads tar's arguments: long options, clusters (`xzf F` as the
+// first word, whose values are the following words) and -C.
+func readTar(args []string) (t tarArgs) {
 	mode := func(c byte) {
 		switch c {
 		case 'c', 'r', 'u', 'A':
-			creates = true
+			t.creates = true
 		case 'x':
-			extracts = true
+			t.extracts = true
 		case 'P':
-			absolute = true
+			t.absolute = true
 		}
 	}
 	value := func(c byte, v string) {
 		switch c {
 		case 'f':
-			archive = v
+			t.archive = v
 		case 'C':
-			dir = v
+			t.dir = v
 		case 'g':
-			files = append(files, v)
+			t.files = append(t.files, v)
 		case 'I', 'F':
-			cmds = append(cmds, v)
+			t.cmds = append(t.cmds, v)
 		}
 	}
 	for i := 0; i < len(args); i++ {
@@ -675,23 +694,23 @@ func tarOptionValues(args []string) (files, cmds []string, blind bool) {
 			}
 			switch {
 			case name == "create" || name == "append" || name == "update" || name == "concatenate" || name == "catenate":
-				creates = true
+				t.creates = true
 			case name == "extract" || name == "get":
-				extracts = true
+				t.extracts = true
 			case name == "absolute-names":
-				absolute = true
+				t.absolute = true
 			case name == "file":
-				archive = takes()
+				t.archive = takes()
 			case name == "directory":
-				dir = takes()
+				t.dir = takes()
 			case name == "index-file" || name == "listed-incremental" || name == "volno-file":
-				files = append(files, takes())
+				t.files = append(t.files, takes())
 			case name == "use-compress-program" || name == "to-command" || name == "info-script" ||
 				name == "new-volume-script" || name == "rsh-command":
-				cmds = append(cmds, takes())
+				t.cmds = append(t.cmds, takes())
 			case name == "checkpoint-action":
 				if v, ok := strings.CutPrefix(takes(), "exec="); ok {
-					cmds = append(cmds, v)
+					t.cmds = append(t.cmds, v)
 				}
 			}
 		case len(a) > 1 && a[0] == '-', i == 0 && !strings.HasPrefix(a, "-"):
@@ -716,17 +735,10 @@ func tarOptionValues(args []string) (files, cmds []string, blind bool) {
 			}
 		}
 	}
-	if creates && archive != "" && archive != "-" {
-		files = append(files, archive)
+	if t.dir == "" {
+		t.dir = "."
 	}
-	if extracts {
-		if dir == "" {
-			dir = "."
-		}
-		files = append(files, dir)
-		blind = blind || absolute
-	}
-	return files, cmds, blind
+	return t
 }
 
 // unzipWrites returns the directory unzip extracts into, else the working

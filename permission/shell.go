@@ -92,6 +92,9 @@ type write struct {
 	// recursive is set for the targets of a recursive rm, which hard deny
 	// judges again once they are resolved against the directory.
 	recursive bool
+	// tree is set for a directory the program writes beneath, at names
+	// the line does not show (tree.go).
+	tree bool
 }
 
 // part is one simple command.
