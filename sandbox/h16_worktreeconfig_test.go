@@ -5,7 +5,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // A repository with extensions.worktreeConfig on (every sparse checkout
@@ -61,5 +63,46 @@ func TestH16_APlantedWorktreeConfigIsRemovedWhenTheCommandEnds(t *testing.T) {
 	}
 	if n := s2.PlantNotes(); len(n) != 0 {
 		t.Errorf("the person's own worktree config was reported: %q", n)
+	}
+}
+
+// A command that plants a commondir and goes on running (a background
+// task) does not keep it until it ends: planted files are looked for while
+// confined commands run, so the person's git status in another terminal
+// meanwhile reads no config of the command's making.
+func TestH16_APlantIsRemovedWhileItsCommandStillRuns(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	f := newFixture(t)
+	if out, err := gitCmd(f, f.ws, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	s := newSandbox(t, f.policy(), Options{})
+	planted := filepath.Join(f.ws, ".git", "commondir")
+	cmd := exec.Command("bash", "-c", `echo /elsewhere > .git/commondir && touch started && sleep 30`)
+	cmd.Dir = f.ws
+	p, release, err := s.Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		syscall.Kill(p.Pid(), syscall.SIGKILL)
+		p.Wait()
+		release()
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for !exists(filepath.Join(f.ws, "started")) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	for exists(planted) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if exists(planted) {
+		t.Fatal("the planted commondir stayed while its command ran")
+	}
+	if notes := strings.Join(s.PlantNotes(), "\n"); !strings.Contains(notes, "commondir") {
+		t.Errorf("no note of the removal: %q", notes)
 	}
 }

@@ -125,6 +125,10 @@ type Sandbox struct {
 	// sweeping keeps two commands that end together from sweeping the
 	// same index at once.
 	sweeping sync.Mutex
+	// running counts the confined commands that have not ended, and
+	// watching says watchPlants runs (plantwatch.go; both under mu).
+	running  int
+	watching bool
 	// srv is the session's sandbox server, when it runs; set before
 	// checked is closed.
 	srv commandServer
@@ -369,7 +373,9 @@ func (s *Sandbox) Start(cmd *exec.Cmd) (p proc.Proc, release func(), err error) 
 // may have left for git, a hook or a server to run outside (removeMade,
 // sweepGit).
 func (s *Sandbox) ended(r Resolved, freed func()) func() {
+	s.commandStarted()
 	return func() {
+		s.commandEnded()
 		freed()
 		s.layers.put(r.Layers)
 		s.removeMade(r)
