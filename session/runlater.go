@@ -78,7 +78,9 @@ func hookGuard(projectDir string, s *settings.Settings) func(string) error {
 	}
 	return func(command string) error {
 		for _, f := range missing[command] {
-			if _, err := os.Lstat(f); err == nil {
+			// A directory that appeared is not run as a program (a hook
+			// `prettier --write src/` in a project without src yet).
+			if fi, err := os.Lstat(f); err == nil && !fi.IsDir() {
 				return fmt.Errorf("not run: it names %s, which did not exist when the session started and does now; a command of the agent may have written it, and hooks run outside the sandbox (restart Workbench to run the hook with it)", f)
 			}
 		}

@@ -69,7 +69,7 @@ func TestH17_AHookWhoseScriptAppearedMidSessionIsNotRun(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte(`{"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
 		{"type": "command", "command": "test -x tools/fix.sh && tools/fix.sh || true"},
-		{"type": "command", "command": "echo other > `+filepath.Join(t.TempDir(), "other")+`"}]}]}}`), 0o644)
+		{"type": "command", "command": "echo other > `+filepath.Join(t.TempDir(), "other")+` && ls src/ >/dev/null 2>&1 || true"}]}]}}`), 0o644)
 	c, err := Load(Options{Dir: dir, TrustProject: true})
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +81,7 @@ func TestH17_AHookWhoseScriptAppearedMidSessionIsNotRun(t *testing.T) {
 		}
 	}
 	os.MkdirAll(filepath.Join(dir, "tools"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
 	os.WriteFile(filepath.Join(dir, "tools", "fix.sh"), []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
 	outs := c.Hooks.Post(context.Background(), in, false)
 	if _, err := os.Stat(marker); err == nil {
@@ -90,6 +91,6 @@ func TestH17_AHookWhoseScriptAppearedMidSessionIsNotRun(t *testing.T) {
 		t.Fatalf("outcomes %+v", outs)
 	}
 	if outs[1].Err != nil {
-		t.Errorf("a hook naming no such script was refused too: %v", outs[1].Err)
+		t.Errorf("a hook naming a directory that appeared was refused too: %v", outs[1].Err)
 	}
 }
