@@ -143,11 +143,15 @@ func (p *Policy) prepare(e *evaluation, req Request) {
 		for _, a := range e.cmds {
 			for _, r := range a.reads {
 				for _, f := range expandWrite(r, base()) {
-					abs := filepath.Clean(absPath(f, base(), p.home))
-					if seenRead(e.reads, abs) {
+					// Resolved as the kernel resolves it, before any
+					// cleaning: src/outlink/../x follows the link, then
+					// climbs from where it leads.
+					abs := absPath(f, base(), p.home)
+					read := pathForms{given: f, lit: filepath.Clean(abs), real: resolveUnder(abs, known)}
+					if seenRead(e.reads, read) {
 						continue
 					}
-					e.reads = append(e.reads, pathForms{given: f, lit: abs, real: resolveUnder(abs, known)})
+					e.reads = append(e.reads, read)
 				}
 			}
 		}
@@ -588,10 +592,11 @@ func (p *Policy) suggestUncovered(e *evaluation) []string {
 	return dedupe(out)
 }
 
-// seenRead reports whether reads already holds the file lit.
-func seenRead(reads []pathForms, lit string) bool {
-	for _, f := range reads {
-		if f.lit == lit {
+// seenRead reports whether reads already holds the file f, as written
+// and as it resolves.
+func seenRead(reads []pathForms, f pathForms) bool {
+	for _, r := range reads {
+		if r.lit == f.lit && r.real == f.real {
 			return true
 		}
 	}

@@ -194,3 +194,28 @@ func TestH15_WritesBeneathADirectoryHoldingProtectedPlaces(t *testing.T) {
 		`chmod -R 755 src`, `find . -name '*.o' -delete`, `find src -delete`, `gzip -r src`, `ar x src/lib.a --output build`,
 	})
 }
+
+// A file a command names is resolved as the kernel resolves it: a link,
+// then `..` from where it leads. `cat src/outlink/../001/.env`, where
+// src/outlink leads to a sibling of the project, read the project's .env
+// under Read(./.env): the name was cleaned to src/001/.env first.
+func TestH15_ReadsFollowALinkBeforeItsDotDot(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	if err := os.WriteFile(filepath.Join(project, ".env"), []byte("TOKEN=x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(cat:*)", "Bash(head:*)"}, deny: []string{"Read(./.env)"}})
+	back := "src/outlink/../" + filepath.Base(project) + "/.env"
+	if filepath.Dir(outside) != filepath.Dir(project) {
+		t.Fatalf("the test wants %s and %s side by side", project, outside)
+	}
+	for _, cmd := range []string{`cat ` + back, `head < ` + back, `cat ./` + back + ` src/a.txt`, `cat src/a.txt ` + back} {
+		if d := evalIn(p, project, ModeBypass, cmd); d.Behavior != Deny || d.Rule != "Read(./.env)" {
+			t.Errorf("%s: %s by %q (%s), want deny by Read(./.env)", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+	if d := evalIn(p, project, ModeDefault, `cat src/outlink/../src/a.txt`); d.Behavior != Allow {
+		t.Errorf("%s by %q (%s), want allow", d.Behavior, d.Rule, d.Message)
+	}
+}
