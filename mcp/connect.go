@@ -90,6 +90,11 @@ func (m *Manager) dial(ctx context.Context, transport string, cfg ServerConfig) 
 // dialStdio starts a local server with the minimal environment of H13: the
 // command's Env is built from scratch, never from os.Environ.
 func (m *Manager) dialStdio(ctx context.Context, cfg ServerConfig) (*conn, error) {
+	if m.opts.Guard != nil {
+		if err := m.opts.Guard(cfg); err != nil {
+			return nil, err
+		}
+	}
 	env, err := childEnv(cfg, m.lookup)
 	if err != nil {
 		return nil, err

@@ -76,6 +76,12 @@ type Options struct {
 	// function for after it ended, or an error that keeps the server from
 	// starting. Nil: such servers do not start.
 	Sandbox func(cmd *exec.Cmd) (release func(), err error)
+	// Guard, when set, is asked just before each stdio server starts (at
+	// Start, Reconnect and after a crash): an error keeps it from
+	// starting and is its failure. The host refuses a server whose script
+	// appeared in the workspace during the session, where a sandboxed
+	// command may have written it (H17: checked as it starts).
+	Guard func(ServerConfig) error
 }
 
 // Manager owns a session's MCP servers: it starts them, keeps their status,

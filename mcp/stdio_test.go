@@ -3,10 +3,12 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/seed92b641c3/workbench/permission"
@@ -209,5 +211,38 @@ func TestStartContextOnlyBoundsTheStart(t *testing.T) {
 	requireReady(t, m, "local")
 	if res := call(t, findTool(t, m, "mcp__local__echo"), `{"text":"alive"}`); res.Text != "alive" {
 		t.Errorf("the server must outlive the start context: %+v", res)
+	}
+}
+
+// A guard that refuses a stdio server keeps it from starting, at Start and
+// at Reconnect alike, and its error is the server's failure (H17).
+func TestH17_AGuardRefusesAStdioServerAtEachStart(t *testing.T) {
+	t.Parallel()
+	var refuse atomic.Bool
+	refuse.Store(true)
+	var asked atomic.Int32
+	m := NewManager(Options{Guard: func(ServerConfig) error {
+		asked.Add(1)
+		if refuse.Load() {
+			return errors.New("not started: it names tools/server.py")
+		}
+		return nil
+	}})
+	t.Cleanup(m.Close)
+	m.Start(context.Background(), Config{"local": stdioEntry(t)})
+	st := m.Servers()
+	if len(st) != 1 || st[0].State != StateFailed || st[0].Err == nil || !strings.Contains(st[0].Err.Error(), "tools/server.py") {
+		t.Fatalf("a refused server: %+v", st)
+	}
+	if err := m.Reconnect(context.Background(), "local"); err == nil {
+		t.Error("a refused server reconnected")
+	}
+	refuse.Store(false)
+	if err := m.Reconnect(context.Background(), "local"); err != nil {
+		t.Fatalf("reconnect once the guard allows it: %v", err)
+	}
+	requireReady(t, m, "local")
+	if asked.Load() < 3 {
+		t.Errorf("the guard was asked %d times for three starts", asked.Load())
 	}
 }

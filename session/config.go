@@ -66,6 +66,10 @@ type Config struct {
 	SpillDir  string
 	// Sandbox confines every process the agent starts (H16).
 	Sandbox *sandbox.Sandbox
+	// missingAtStart says, for each project file a server names, whether
+	// it was missing when first seen (serverGuard; under runLaterMu).
+	missingAtStart map[string]bool
+	runLaterMu     sync.Mutex
 	// ProjectTrusted says the project's own settings files apply whole (a
 	// recorded trust, or --trust-project); only then does the TUI put the
 	// one-time question about its MCP servers (mcpquestion.go).

@@ -117,7 +117,7 @@ func startEgress(ctx context.Context, h *Config, o egressOptions) *egress {
 		h.protectServers(p.servers)
 	}
 	if len(cfg) > 0 {
-		e.mcp = mcp.NewManager(mcp.Options{Dir: h.ProjectDir, ClientVersion: Version, Sandbox: h.mcpSandbox})
+		e.mcp = mcp.NewManager(h.mcpOptions())
 		h.protectServers(cfg)
 		e.mcp.Start(ctx, cfg)
 	}

@@ -97,7 +97,7 @@ func (c *MCPControl) Trust(ctx context.Context) (string, error) {
 		}
 	}
 	if e.mcp == nil {
-		e.mcp = mcp.NewManager(mcp.Options{Dir: c.s.Config.ProjectDir, ClientVersion: Version, Sandbox: c.s.Config.mcpSandbox})
+		e.mcp = mcp.NewManager(c.s.Config.mcpOptions())
 	}
 	c.s.Config.protectServers(start)
 	e.mcp.Start(ctx, start)

@@ -128,7 +128,7 @@ func (c *MCPControl) Answer(ctx context.Context, use []string) (string, error) {
 		return msg, nil
 	}
 	if c.s.egress.mcp == nil {
-		c.s.egress.mcp = mcp.NewManager(mcp.Options{Dir: c.s.Config.ProjectDir, ClientVersion: Version, Sandbox: c.s.Config.mcpSandbox})
+		c.s.egress.mcp = mcp.NewManager(c.s.Config.mcpOptions())
 	}
 	c.s.Config.protectServers(start)
 	c.s.egress.mcp.Start(ctx, start)

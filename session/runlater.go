@@ -101,7 +101,53 @@ func (c *Config) protectServers(cfg mcp.Config) {
 		files := namedFiles(c.ProjectDir, home, append([]string{srv.Command}, srv.Args...))
 		c.Sandbox.ProtectRunLater(files...)
 		c.Policy.AddRunLater(files...)
+		c.noteMissing(files)
 	}
+}
+
+// mcpOptions are the options of the session's MCP manager: servers start
+// in the project directory, confined when their entry asks, and each stdio
+// start is checked by serverGuard.
+func (c *Config) mcpOptions() mcp.Options {
+	return mcp.Options{Dir: c.ProjectDir, ClientVersion: Version, Sandbox: c.mcpSandbox, Guard: c.serverGuard}
+}
+
+// noteMissing remembers which of the files a server names were missing
+// when Workbench first saw them (serverGuard).
+func (c *Config) noteMissing(files []string) {
+	c.runLaterMu.Lock()
+	defer c.runLaterMu.Unlock()
+	if c.missingAtStart == nil {
+		c.missingAtStart = map[string]bool{}
+	}
+	for _, f := range files {
+		if _, seen := c.missingAtStart[f]; seen {
+			continue
+		}
+		_, err := os.Lstat(f)
+		c.missingAtStart[f] = err != nil
+	}
+}
+
+// serverGuard refuses to start a stdio server naming a project file that
+// was missing when Workbench first saw it and exists now: a sandboxed
+// command may have made it (one in the background outlives the removal at
+// its end), and the server would run it outside the sandbox.
+func (c *Config) serverGuard(srv mcp.ServerConfig) error {
+	home, _ := os.UserHomeDir()
+	files := namedFiles(c.ProjectDir, home, append([]string{srv.Command}, srv.Args...))
+	c.noteMissing(files)
+	c.runLaterMu.Lock()
+	defer c.runLaterMu.Unlock()
+	for _, f := range files {
+		if !c.missingAtStart[f] {
+			continue
+		}
+		if fi, err := os.Lstat(f); err == nil && !fi.IsDir() {
+			return fmt.Errorf("not started: it names %s, which did not exist when the session started and does now; a command of the agent may have written it, and servers run outside the sandbox (restart Workbench to start it with that file)", f)
+		}
+	}
+	return nil
 }
 
 // commandWords are the words of a shell command as the shell would see

@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/expand"
 
 	"github.com/seed92b641c3/workbench/hooks"
+	"github.com/seed92b641c3/workbench/mcp"
 )
 
 // Each way a hook's command names a project file finds it; words that are
@@ -92,5 +93,35 @@ func TestH17_AHookWhoseScriptAppearedMidSessionIsNotRun(t *testing.T) {
 	}
 	if outs[1].Err != nil {
 		t.Errorf("a hook naming a directory that appeared was refused too: %v", outs[1].Err)
+	}
+}
+
+// A stdio server naming a project script that was missing when the
+// session started is not started once the script exists (a background
+// command may have written it): at /mcp trust, at reconnect, after a
+// crash. One whose script existed at start is unaffected.
+func TestH17_AServerWhoseScriptAppearedMidSessionIsNotStarted(t *testing.T) {
+	dir := questionProject(t)
+	c, err := Load(Options{Dir: dir, TrustProject: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "kept.py"), nil, 0o644)
+	later := mcp.ServerConfig{Command: "python3", Args: []string{"tools/server.py"}}
+	kept := mcp.ServerConfig{Command: "python3", Args: []string{"kept.py"}}
+	c.protectServers(mcp.Config{"later": later, "kept": kept})
+	if err := c.serverGuard(later); err != nil {
+		t.Fatalf("before the script exists: %v", err)
+	}
+	os.MkdirAll(filepath.Join(dir, "tools"), 0o755)
+	os.WriteFile(filepath.Join(dir, "tools", "server.py"), []byte("import os\n"), 0o644)
+	if err := c.serverGuard(later); err == nil || !strings.Contains(err.Error(), "tools/server.py") {
+		t.Errorf("a server whose script appeared: %v", err)
+	}
+	if err := c.serverGuard(kept); err != nil {
+		t.Errorf("a server whose script was there at start: %v", err)
+	}
+	if c.mcpOptions().Guard == nil {
+		t.Error("the session's MCP manager is not guarded")
 	}
 }
