@@ -56,6 +56,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzFeedTerminal -fuzztime $(FUZZTIME) ./tasks/pty/
 	$(GO) test -run '^$$' -fuzz FuzzKeyBytes -fuzztime $(FUZZTIME) ./tasks/pty/
 	$(GO) test -run '^$$' -fuzz FuzzStageEventJSON -fuzztime $(FUZZTIME) ./agent/
+	$(GO) test -run '^$$' -fuzz FuzzHighlight -fuzztime $(FUZZTIME) ./ui/highlight/
+	$(GO) test -run '^$$' -fuzz FuzzRender -fuzztime $(FUZZTIME) ./ui/markdown/
 
 clean:
 	rm -rf bin bench.out

@@ -36,8 +36,6 @@ type Palette struct {
 	AddedBg    color.Color // ... on their own background
 	Removed    color.Color // diff: removed lines ...
 	RemovedBg  color.Color // ... on their own background
-	// Glamour is the glamour style Markdown is rendered with.
-	Glamour string
 }
 
 // Dark is the palette for a dark terminal background.
@@ -57,7 +55,6 @@ var Dark = Palette{
 	AddedBg:     lipgloss.Color("#12361F"),
 	Removed:     lipgloss.Color("#EF4444"),
 	RemovedBg:   lipgloss.Color("#2A0F0F"),
-	Glamour:     "dark",
 }
 
 // Light is the palette for a light terminal background.
@@ -77,7 +74,6 @@ var Light = Palette{
 	AddedBg:     lipgloss.Color("#DAFBE1"),
 	Removed:     lipgloss.Color("#A40E26"),
 	RemovedBg:   lipgloss.Color("#FFEBE9"),
-	Glamour:     "light",
 }
 
 func colors(hex ...string) []color.Color {

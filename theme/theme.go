@@ -54,10 +54,6 @@ var (
 	DiffHunk  lipgloss.Style
 )
 
-// GlamourStyle is the glamour style name for Markdown, the current
-// palette's.
-var GlamourStyle string
-
 // current is the palette the styles were built from.
 var current Palette
 
@@ -92,7 +88,6 @@ func Use(p Palette) {
 	DiffAdd = lipgloss.NewStyle().Foreground(p.Added).Background(p.AddedBg)
 	DiffDel = lipgloss.NewStyle().Foreground(p.Removed).Background(p.RemovedBg)
 	DiffHunk = lipgloss.NewStyle().Foreground(p.Info)
-	GlamourStyle = p.Glamour
 }
 
 // TextStyles names every style that draws text. A style without a

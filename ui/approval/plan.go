@@ -3,12 +3,9 @@ package approval
 import (
 	"strings"
 
-	"charm.land/glamour/v2"
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/theme"
-	"github.com/seed92b641c3/workbench/ui/safetext"
+	"github.com/seed92b641c3/workbench/ui/markdown"
 )
 
 // planReview shows the plan ExitPlanMode presents, rendered as Markdown:
@@ -34,42 +31,18 @@ func (p planReview) lines(width int) []string {
 	if strings.TrimSpace(p.text) == "" {
 		return []string{theme.Dim.Render("(the plan is empty)")}
 	}
-	r, err := glamour.NewTermRenderer(glamour.WithStyles(theme.Glamour()), glamour.WithWordWrap(width))
-	if err != nil {
-		return wrapText(p.text, width)
-	}
-	// Glamour passes escape sequences in the Markdown through; the plan is
-	// model text like any other, so they are made visible first.
-	out, err := r.Render(visibleKeepLines(p.text))
-	if err != nil {
-		return wrapText(p.text, width)
-	}
-	var lines []string
-	for _, l := range strings.Split(strings.Trim(out, "\n"), "\n") {
-		// Code blocks are not wrapped by glamour and can be wider than
-		// the dialog; they are folded rather than cut.
-		if ansi.StringWidth(l) > width {
-			lines = append(lines, strings.Split(ansi.Hardwrap(l, width, true), "\n")...)
-			continue
+	// The plan is model text like any other: the renderer shows every
+	// character that could act on the terminal or hide as a marked
+	// escape, as the conversation does. The plan is set in by a margin,
+	// so the document reads apart from the dialog's own lines.
+	lines := markdown.Render(p.text, max(width-len(planMargin), 1))
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = planMargin + l
 		}
-		lines = append(lines, l)
-	}
-	// Glamour ends a document with blank margin lines.
-	for len(lines) > 0 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {
-		lines = lines[:len(lines)-1]
 	}
 	return lines
 }
 
-// visibleKeepLines escapes what would hide or reorder text line by line,
-// keeping the line breaks the Markdown needs (tabs become spaces, as in
-// visible). The escapes are
-// plain text here: glamour would not pass styles inside Markdown through.
-func visibleKeepLines(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		l = strings.ReplaceAll(strings.TrimSuffix(l, "\r"), "\t", strings.Repeat(" ", tabWidth))
-		lines[i] = safetext.Escape(l)
-	}
-	return strings.Join(lines, "\n")
-}
+// planMargin indents the plan under the dialog's title and reason.
+const planMargin = "  "

@@ -31,7 +31,7 @@ func (v *View) AddUser(text string) {
 
 // AppendAssistantDelta adds a piece of the reply being streamed, starting
 // a new reply if none is open. Each block of the reply (a paragraph, a
-// list, a code fence) is rendered with glamour once, when it is finished;
+// list, a code fence) is rendered as Markdown once, when it is finished;
 // only the block being written is drawn again, plainly, so a delta is cheap
 // however long the reply.
 func (v *View) AppendAssistantDelta(text string) {
@@ -54,7 +54,7 @@ func (v *View) AppendAssistantDelta(text string) {
 }
 
 // FinishAssistant ends the reply being streamed: its last block is rendered
-// with glamour like the others. It does nothing when no reply is open.
+// as Markdown like the others. It does nothing when no reply is open.
 func (v *View) FinishAssistant() { v.closeOpen() }
 
 // AddAssistant adds a whole reply at once, for providers that do not

@@ -8,7 +8,7 @@ import (
 
 // assistantItem is the open end of a reply being streamed. A reply is
 // shown as a run of blocks (paragraphs, lists, code fences), each its own
-// entry in the view, rendered with glamour once and cached like any other
+// entry in the view, rendered as Markdown once and cached like any other
 // item. The streaming item splits the incoming text into those blocks as
 // they finish and hands them to the view; it draws only the block still
 // being written, plainly and incrementally. So a delta costs about the same
@@ -130,7 +130,7 @@ func splitBlocks(text string) []string {
 	return blocks
 }
 
-// blockItem is one finished block of a reply, rendered with glamour.
+// blockItem is one finished block of a reply, rendered as Markdown.
 type blockItem struct{ md string }
 
 func (b *blockItem) render(rc *renderCtx) []string { return rc.md.render(b.md, rc.width) }
@@ -178,7 +178,7 @@ func (p *plainTail) addLine(raw string, first bool, width int) {
 	line := sanitize(strings.TrimRight(raw, "\r"))
 	if first {
 		if _, ok := opensFence(line); ok {
-			// The fence line itself is not shown, as glamour does not.
+			// The fence line itself is not shown, as the rendered block does not show it.
 			p.code = true
 			return
 		}

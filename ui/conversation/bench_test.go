@@ -82,3 +82,18 @@ func BenchmarkStreamDelta(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkRenderLongReply renders every block of a long reply once, at two
+// widths, as a resize or a restored session does: the cost of the Markdown
+// renderer itself, without the view around it.
+func BenchmarkRenderLongReply(b *testing.B) {
+	blocks := splitBlocks(longAnswer())
+	md := newMarkdown()
+	for b.Loop() {
+		for _, w := range []int{100, 80} {
+			for _, s := range blocks {
+				md.render(s, w)
+			}
+		}
+	}
+}

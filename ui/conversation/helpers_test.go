@@ -13,8 +13,7 @@ import (
 )
 
 // screen draws the view, checks the promises View makes about its size,
-// and returns the text without styles and without the spaces glamour pads
-// lines with, so goldens and assertions read as what a person sees.
+// and returns the text without styles and without trailing spaces, so goldens and assertions read as what a person sees.
 func screen(t testing.TB, v *View) string {
 	t.Helper()
 	out := v.View()

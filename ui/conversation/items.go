@@ -9,7 +9,7 @@ import (
 // renderCtx is what an item needs to draw itself.
 type renderCtx struct {
 	width    int
-	md       *markdown
+	md       *markdownRenderer
 	hints    KeyHints
 	selected bool
 }

@@ -1,8 +1,7 @@
 package conversation
 
 // Restyle renders everything again in the current theme, for after it
-// changed palette: cached lines carry the old colours, and the Markdown
-// renderers the old glamour style.
+// changed palette: cached lines carry the old colours.
 func (v *View) Restyle() {
 	v.md = newMarkdown()
 	for i := range v.entries {

@@ -19,7 +19,8 @@ import (
 // (safetext.Mark), so a command, file name or output line cannot read
 // differently from what it is. Every piece of text from outside that the
 // conversation draws comes through here, except finished Markdown, which
-// is marked after glamour renders it (markdown.render).
+// the Markdown renderer marks the same way as it lays it out
+// (ui/markdown, through safetext).
 func sanitize(s string) string {
 	if s == "" {
 		return s

@@ -42,7 +42,7 @@ type pos struct{ idx, line int }
 type View struct {
 	width, height int
 	entries       []entry
-	md            *markdown
+	md            *markdownRenderer
 	hints         KeyHints
 
 	// top is the first line on screen when follow is false. When follow

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/seed92b641c3/workbench/tools"
@@ -232,26 +233,24 @@ func TestAFinishedReplyLooksLikeOneAddedWhole(t *testing.T) {
 	}
 }
 
-func TestTrimPad(t *testing.T) {
+// TestRenderedLinesAreNotPadded: no line of a rendered reply ends in
+// spaces. The conversation sends every visible line to the terminal on
+// each redraw, and a line padded to the full width (as the old renderer
+// padded, each space with its own colour) is several times its text.
+func TestRenderedLinesAreNotPadded(t *testing.T) {
 	t.Parallel()
-	cases := []struct{ name, in, want string }{
-		{"styled padding runs are removed", "\x1b[38;5;252mtext\x1b[m\x1b[38;5;252m \x1b[m\x1b[38;5;252m \x1b[m", "\x1b[38;5;252mtext\x1b[m"},
-		{"bare trailing spaces are removed", "text   ", "text"},
-		{"padding with a background is kept", "code\x1b[48;5;236m  \x1b[m", "code\x1b[48;5;236m  \x1b[m"},
-		{"a colour argument of 48 is not a background", "x\x1b[38;5;48m \x1b[m", "x"},
-		{"spaces inside a styled run keep its reset", "\x1b[1mbold  \x1b[m", "\x1b[1mbold  \x1b[m"},
-		{"a line without padding is unchanged", "\x1b[1mbold\x1b[m", "\x1b[1mbold\x1b[m"},
-	}
-	for _, c := range cases {
-		if got := trimPad(c.in); got != c.want {
-			t.Errorf("%s: trimPad(%q) = %q, want %q", c.name, c.in, got, c.want)
+	md := newMarkdown()
+	text := answer + "\n\n| a | b |\n|:-:|--:|\n| x | yy |\n\n> quote\n\n- [ ] task\n\n---"
+	for _, l := range md.render(text, 50) {
+		if strings.HasSuffix(ansi.Strip(l), " ") {
+			t.Errorf("a padded line: %q", l)
 		}
 	}
 }
 
 // TestInlineCodeIsColouredNotPadded: inline code in an answer is marked by
-// its colour alone; the space each side that filled glamour's code
-// background read as double spaces once there was no background.
+// its colour alone, with no space each side (a padding that fills a
+// background reads as double spaces where there is no background).
 func TestInlineCodeIsColouredNotPadded(t *testing.T) {
 	t.Parallel()
 	v := newView(60, 6)
