@@ -219,3 +219,31 @@ func TestH15_ReadsFollowALinkBeforeItsDotDot(t *testing.T) {
 		t.Errorf("%s by %q (%s), want allow", d.Behavior, d.Rule, d.Message)
 	}
 }
+
+// Claude Code reads a rule whose only wildcard is a trailing ` *` as the
+// command with or without arguments (`Bash(ls *)` matches ls and ls -la,
+// not lsof). Workbench required an argument, so a deny rule written that
+// way, `Bash(git push *)`, let a bare `git push` through under a broad
+// allow, in every mode.
+func TestH15_TrailingStarMatchesTheBareCommand(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	p := newPolicy(t, []string{root}, rules{allow: []string{"Bash"}, deny: []string{"Bash(git push *)", "Bash(rm *)"},
+		ask: []string{"Bash(npm publish *)"}})
+	for _, c := range []commandCase{
+		{`git push`, Deny, "Bash(git push *)", ""}, {`git push origin main`, Deny, "Bash(git push *)", ""},
+		{`cd . && git push`, Deny, "Bash(git push *)", ""}, {`rm`, Deny, "Bash(rm *)", ""},
+		{`npm publish`, Ask, "Bash(npm publish *)", ""}, {`git push-all`, Allow, "Bash", ""}, {`rmdir x`, Allow, "Bash", ""},
+	} {
+		for _, mode := range []Mode{ModeDefault, ModeBypass} {
+			if d := evalIn(p, root, mode, c.cmd); d.Behavior != c.want || (c.want != Allow && d.Rule != c.rule) {
+				t.Errorf("%s, %s: %s by %q (%s), want %s by %q", mode, c.cmd, d.Behavior, d.Rule, d.Message, c.want, c.rule)
+			}
+		}
+	}
+	p = newPolicy(t, []string{root}, rules{allow: []string{"Bash(ls *)", "Bash(ls*)", "Bash(git * main)"}})
+	checkCommands(t, p, root, []commandCase{
+		{`ls`, Allow, "Bash(ls *)", ""}, {`ls -la`, Allow, "Bash(ls *)", ""}, {`lsof`, Allow, "Bash(ls*)", ""},
+		{`git checkout main`, Allow, "Bash(git * main)", ""}, {`git main`, Ask, "", ""},
+	})
+}

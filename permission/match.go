@@ -214,6 +214,13 @@ func newCmdMatcher(spec string) (cmdMatcher, error) {
 	switch {
 	case m.mode == cmdPrefix:
 		m.prefix = text + " "
+	case strings.Count(text, "*") == 1 && strings.HasSuffix(text, " *"):
+		// Claude Code's reading: a lone trailing ` *` also matches the
+		// command without arguments, so `Bash(git push *)` denies a bare
+		// `git push` as it does there. That is the prefix rule's meaning.
+		m.mode = cmdPrefix
+		text = strings.TrimSuffix(text, " *")
+		m.prefix = text + " "
 	case strings.IndexByte(text, '*') >= 0:
 		m.mode = cmdGlob
 	}
