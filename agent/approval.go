@@ -42,6 +42,11 @@ type ApprovalReply struct {
 	Grant string
 	// By names who decided, for the audit trail ("person", "headless").
 	By string
+	// Interrupt, with a denial, also stops the person's turn (Esc in the
+	// dialog, as at Claude Code's permission prompt): the model receives
+	// the denial as the call's result, the stream and the other calls are
+	// stopped, and the loop waits for the person to say what to do instead.
+	Interrupt bool
 }
 
 // Approver answers approval requests. The UI shows a modal; headless runs

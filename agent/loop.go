@@ -28,6 +28,8 @@ func (s *Session) Prompt(ctx context.Context, text string) Outcome {
 		ctx, cancel = context.WithTimeout(ctx, s.cfg.MaxDuration)
 		defer cancel()
 	}
+	ctx, stop := withTurnStop(ctx)
+	defer stop(nil)
 	s.beforePrompt(ctx, text)
 	out := s.prompt(ctx, text)
 	s.afterPrompt(ctx)

@@ -140,6 +140,12 @@ func (r *run) askPerson(tc *tools.Context, d permission.Decision, target permiss
 		if reply.By == "headless" {
 			return tools.Error("Permission denied: " + reply.Feedback), false
 		}
+		if reply.Interrupt {
+			// The result is the denial, not "cancelled": the turn is
+			// stopped only after the call has its answer.
+			defer stopTurn(r.ctx)
+			return tools.Error(deniedAndStopped), false
+		}
 		msg := "The person declined this tool call."
 		if reply.Feedback != "" {
 			msg += " They said: " + reply.Feedback

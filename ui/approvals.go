@@ -90,6 +90,12 @@ func (m *Model) updateModal(msg tea.Msg) tea.Cmd {
 			ch <- reply
 			delete(m.replies, d)
 		}
+		if reply.Interrupt {
+			// The session stops the turn once the call has its denial;
+			// the keyboard goes back to the input for what to do instead.
+			m.blurPane()
+			m.say("Denied; the turn stops. Say what the agent should do instead.")
+		}
 	case *approval.QuestionDialog:
 		r := questionReply{answers: act.Answers}
 		if act.Declined {

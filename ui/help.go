@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/seed92b641c3/workbench/theme"
+	"github.com/seed92b641c3/workbench/ui/approval"
 )
 
 // Layout of the help page.
@@ -50,6 +51,8 @@ func (m *Model) helpKey(k string) bool {
 func (m *Model) helpLines(inner int) []string {
 	lines := []string{theme.Title.Render("Keys")}
 	lines = append(lines, keyGrid(m.keys.FullHelp(), inner)...)
+	lines = append(lines, "", theme.Title.Render("Approval dialog"))
+	lines = append(lines, keyGrid(append(approval.HelpKeys(), m.keys.FocusHelp(true, false, false)[0]), inner)...)
 	lines = append(lines, "", theme.Title.Render("Commands"))
 	var names []string
 	for _, c := range slashCommands {

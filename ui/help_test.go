@@ -28,6 +28,12 @@ func TestHelpShowsEveryKeyAtEveryWidth(t *testing.T) {
 					t.Errorf("%q (%s) is not on the help page", b.Help().Key, b.Help().Desc)
 				}
 			}
+			words := strings.Join(strings.Fields(seen), " ")
+			for _, k := range []string{"esc no, and stop the turn", "n no, tell why; the agent goes on"} {
+				if !strings.Contains(words, k) {
+					t.Errorf("the help page does not say what the dialog's denials do: no %q", k)
+				}
+			}
 			for _, k := range []string{"f2", "f3", "f4", "ctrl+]"} {
 				if !strings.Contains(seen, k) {
 					t.Errorf("the help page does not list %s", k)

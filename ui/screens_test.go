@@ -142,14 +142,14 @@ func TestScreens(t *testing.T) {
 		a.prompt("What changed upstream?")
 		a.until("two approvals wait", func() bool { return a.m.approvals.Len() == 2 })
 		a.snap(t, "first of two")
-		a.clock.advance(pastGrace)
-		a.key(tea.KeyEscape, 0)
+		a.answer('n')
+		a.key(tea.KeyEnter, 0)
 		a.until("one approval waits", func() bool { return a.m.approvals.Len() == 1 })
 		if s := a.screen(t); !strings.Contains(s, "WebFetch wants") || strings.Contains(s, "of 2") {
 			t.Errorf("the second request is not shown alone after the first was answered:\n%s", s)
 		}
-		a.clock.advance(pastGrace)
-		a.key(tea.KeyEscape, 0)
+		a.answer('n')
+		a.key(tea.KeyEnter, 0)
 		a.idle()
 		if s := a.screen(t); !strings.Contains(s, "Both were refused.") {
 			t.Errorf("the run did not go on after both were denied:\n%s", s)

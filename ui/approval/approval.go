@@ -305,7 +305,9 @@ func (d *Dialog) updateChoosing(msg tea.KeyPressMsg) Action {
 	case matches(msg, k.No):
 		return d.choose(choiceNo)
 	case matches(msg, k.Deny):
-		return d.reply(agent.ApprovalReply{By: decidedBy})
+		// Esc denies and stops the turn, so the person can say what to do
+		// instead; n denies and lets the agent go on.
+		return d.reply(agent.ApprovalReply{By: decidedBy, Interrupt: true})
 	case matches(msg, k.Edit) && d.editable:
 		d.startEdit()
 	case matches(msg, k.List) && !d.plan:

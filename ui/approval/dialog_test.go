@@ -39,8 +39,8 @@ func TestChoicesProduceTheirActions(t *testing.T) {
 			want: Action{Done: true, Reply: agent.ApprovalReply{Feedback: "use the clean target", By: "person"}}},
 		{name: "n then enter denies without feedback", req: bash("rm -rf build"), keys: []string{"n"}, text: "",
 			want: Action{Done: true, Reply: agent.ApprovalReply{By: "person"}}},
-		{name: "esc denies without feedback", req: bash("rm -rf build"), keys: []string{"esc"},
-			want: Action{Done: true, Reply: agent.ApprovalReply{By: "person"}}},
+		{name: "esc denies and stops the turn", req: bash("rm -rf build"), keys: []string{"esc"},
+			want: Action{Done: true, Reply: agent.ApprovalReply{By: "person", Interrupt: true}}},
 		{name: "the decision's suggestion is the scope when there is one",
 			req: func() agent.ApprovalRequest {
 				r := bash("npm run test -- --watch")
@@ -296,7 +296,7 @@ func TestExitPlanModeChoices(t *testing.T) {
 		{"y starts", []string{"y"}, "", Action{Done: true, Reply: agent.ApprovalReply{Approved: true, By: "person"}}},
 		{"n keeps planning with feedback", []string{"n"}, "split step 2",
 			Action{Done: true, Reply: agent.ApprovalReply{Feedback: "split step 2", By: "person"}}},
-		{"esc keeps planning", []string{"esc"}, "", Action{Done: true, Reply: agent.ApprovalReply{By: "person"}}},
+		{"esc declines the plan and stops the turn", []string{"esc"}, "", Action{Done: true, Reply: agent.ApprovalReply{By: "person", Interrupt: true}}},
 		{"s, a and e do nothing for a plan", []string{"s", "a", "e"}, "", Action{}},
 	}
 	for _, tt := range tests {

@@ -34,8 +34,8 @@ func newChoiceKeys() choiceKeys {
 		Session:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "session")),
 		Always:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "always")),
 		No:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "no")),
-		Edit:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit input")),
-		Deny:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "deny")),
+		Edit:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
+		Deny:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "deny, stop")),
 		Next:     key.NewBinding(key.WithKeys("right", "tab", "l"), key.WithHelp("←/→", "choose")),
 		Prev:     key.NewBinding(key.WithKeys("left", "shift+tab", "h")),
 		Confirm:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
@@ -102,4 +102,23 @@ func newQuestionKeys() questionKeys {
 // matches reports whether a key press is one of b's keys.
 func matches(msg tea.KeyPressMsg, b key.Binding) bool {
 	return key.Matches(msg, b)
+}
+
+// HelpKeys are the approval dialog's answers as the help page (F1) lists
+// them, with the difference between the two denials spelled out: Esc
+// stops the turn so the person can say what to do instead, n lets the
+// agent go on. The dialog's own hint line is generated from choiceKeys.
+func HelpKeys() []key.Binding {
+	k := newChoiceKeys()
+	hint := func(b key.Binding, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+	}
+	return []key.Binding{
+		hint(k.Yes, "yes, run it"),
+		hint(k.Session, "yes for this session"),
+		hint(k.Always, "always (saved in settings)"),
+		hint(k.No, "no, tell why; the agent goes on"),
+		hint(k.Deny, "no, and stop the turn"),
+		hint(k.Edit, "edit the input, then approve"),
+	}
 }

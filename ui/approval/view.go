@@ -382,11 +382,7 @@ func (d *Dialog) choiceHelp() []key.Binding {
 	if d.editable {
 		bs = append(bs, k.Edit)
 	}
-	deny := k.Deny
-	if d.plan {
-		deny = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "keep planning"))
-	}
-	return append(bs, deny, k.Next, k.Confirm)
+	return append(bs, k.Deny, k.Next, k.Confirm)
 }
 
 // scopeLabel introduces the rules of the session choices.
