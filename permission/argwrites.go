@@ -76,11 +76,29 @@ var fileWriters = map[string]writer{
 	"install": {kind: lastOperand, short: "gmoSt", long: longs("group mode owner strip-program suffix target-directory",
 		"backup compare context directory no-target-directory preserve-context preserve-timestamps strip "+
 			"verbose debug help version")},
-	"rsync": {kind: lastOperand, short: "eTfBM@", long: map[string]bool{"rsh": true, "temp-dir": true, "filter": true, "exclude": true, "include": true, "backup-dir": true, "suffix": true, "rsync-path": true, "partial-dir": true, "log-file": true, "password-file": true, "files-from": true, "exclude-from": true, "include-from": true, "chmod": true, "chown": true, "compare-dest": true, "copy-dest": true, "link-dest": true, "out-format": true, "max-size": true, "min-size": true, "timeout": true, "port": true, "bwlimit": true}},
+	"rsync":  {kind: lastOperand, short: "eTfBM@", long: map[string]bool{"rsh": true, "temp-dir": true, "filter": true, "exclude": true, "include": true, "backup-dir": true, "suffix": true, "rsync-path": true, "partial-dir": true, "log-file": true, "password-file": true, "files-from": true, "exclude-from": true, "include-from": true, "chmod": true, "chown": true, "compare-dest": true, "copy-dest": true, "link-dest": true, "out-format": true, "max-size": true, "min-size": true, "timeout": true, "port": true, "bwlimit": true}},
+	"link":   {kind: lastOperand, long: longs("", "help version")}, // a hard link, as ln makes
+	"mkfifo": {kind: allOperands, short: "m", long: longs("mode", "context help version")},
+	"mknod":  {kind: allOperands, short: "m", long: longs("mode", "context help version")},
+	"setfacl": {kind: allOperands, short: "mMxX", long: longs("modify modify-file remove remove-file set set-file",
+		"remove-all remove-default no-mask mask default restore test recursive logical physical help version")},
+	"chattr": {kind: allOperands, short: "pv"}, // +i is an operand, checked as a name at no cost
+	"sponge": {kind: allOperands},
+	// dos2unix and its kin convert their files in place (-n IN OUT
+	// writes OUT: every operand is checked).
+	"dos2unix": dosConverter, "unix2dos": dosConverter, "mac2unix": dosConverter, "unix2mac": dosConverter,
+	// scp copies local files too: its last operand (host:path is a
+	// relative name here, at no cost).
+	"scp":   {kind: lastOperand, short: "cFiJloPSXD"},
 	"chmod": {kind: afterFirst, long: map[string]bool{"reference": true}},
 	"chown": {kind: afterFirst, long: map[string]bool{"reference": true, "from": true}},
 	"chgrp": {kind: afterFirst, long: map[string]bool{"reference": true}},
 }
+
+// dosConverter is dos2unix's table, shared by its kin.
+var dosConverter = writer{kind: allOperands, short: "c", long: longs("convmode", "newfile oldfile keepdate quiet "+
+	"force safe ascii iso add-bom remove-bom keep-bom info verbose allow-chown no-allow-chown follow-symlink "+
+	"replace-symlink skip-symlink help version license")}
 
 // argWrites returns the files a command (its words after expansion,
 // wrappers such as sudo already removed) writes through its arguments,
@@ -197,7 +215,7 @@ func optionWrites(prog string, wr writer, words []string) (files []string, blind
 			files = append(files, operands...)
 		}
 	}()
-	if prog == "ln" {
+	if prog == "ln" || prog == "link" {
 		return append(files, lnWrites(lnSymbolic(words), operands, targets)...), false
 	}
 	if prog == "cp" {

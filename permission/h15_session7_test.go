@@ -247,3 +247,42 @@ func TestH15_TrailingStarMatchesTheBareCommand(t *testing.T) {
 		{`git checkout main`, Allow, "Bash(git * main)", ""}, {`git main`, Ask, "", ""},
 	})
 }
+
+// More programs that wrote or started what their rule alone decided:
+// scp copies to a local path and starts -S's program as ssh (`scp -S curl
+// a h:x` ran curl under a deny rule for it), sftp likewise and -b's
+// commands; link makes a hard link as ln does; mkfifo, mknod, setfacl,
+// chattr, sponge, dos2unix, iconv -o, xxd IN OUT, pandoc -o (and -F's
+// filter), openssl -out, 7z's archive and extraction; git apply and git am
+// write the files the patch names.
+func TestH15_MoreWritersAndTheProgramsTheyStart(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	var allow []string
+	for _, n := range []string{"scp", "sftp", "link", "mkfifo", "mknod", "setfacl", "chattr", "sponge", "dos2unix",
+		"unix2dos", "iconv", "xxd", "pandoc", "openssl", "7z", "git", "echo"} {
+		allow = append(allow, "Bash("+n+":*)")
+	}
+	p := newPolicy(t, []string{project}, rules{allow: allow, deny: []string{"Bash(curl:*)"}})
+	writesAsk(t, p, project, outside, []string{
+		`scp src/a.txt OUT/x`, `scp -S curl src/a.txt h:x`, `scp -o ProxyCommand='curl x' src/a.txt h:x`,
+		`sftp -S curl h`, `sftp -oProxyCommand='curl x' h`, `sftp -b batch h`, `link OUT/f src/h`, `mkfifo OUT/p`,
+		`mknod OUT/p p`, `setfacl -m u:nobody:rwx OUT/f`, `chattr -i OUT/f`, `echo x | sponge OUT/f`,
+		`dos2unix OUT/f`, `unix2dos -n src/a.txt OUT/x`, `iconv -f utf8 -t latin1 -o OUT/x src/a.txt`,
+		`xxd -r src/a.txt OUT/x`, `pandoc -o OUT/x src/a.md`, `pandoc -F curl src/a.md`, `pandoc -d defs.yaml`,
+		`openssl enc -in src/a.txt -out OUT/x`, `openssl req -new -keyout OUT/k`, `7z x a.7z -oOUT`,
+		`7z a OUT/x.7z src`, `7z x a.7z`, `git apply fix.diff`, `git apply --unsafe-paths --directory=OUT fix.diff`,
+		`git am fix.mbox`, `git apply --stat --apply fix.diff`, `dos2unix .git/config`,
+	}, []string{
+		`scp src/a.txt h:x`, `scp h:x src/c.txt`, `link src/a.txt src/h`, `dos2unix src/a.txt`, `xxd src/a.txt`,
+		`xxd -r src/a.hex src/a.bin`, `pandoc -o build/a.html src/a.md`, `openssl dgst -sha256 src/a.txt`,
+		`7z x a.7z -obuild`, `7z l OUT/a.7z`, `git apply --check fix.diff`, `git apply --stat fix.diff`,
+		`git apply --cached fix.diff`, `iconv -f utf8 -t latin1 src/a.txt`,
+	})
+	for _, cmd := range []string{`scp -S curl src/a.txt h:x`, `sftp -S curl h`, `scp -o ProxyCommand='curl x' a h:x`,
+		`pandoc --filter curl src/a.md`} {
+		if d := evalIn(p, project, ModeBypass, cmd); d.Behavior != Deny {
+			t.Errorf("%s: %s by %q (%s), want deny", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}

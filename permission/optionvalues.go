@@ -106,6 +106,23 @@ var optionSpecs = map[string]optionSpec{
 	"man": {short: "CMPHLmSepRE", long: set("pager", "html", "config-file", "manpath"),
 		commands: set("P", "pager", "H", "html")},
 	"ssh": {short: "BbcDEeFIiJLlmOoPpQRSWw", commands: set("o")},
+	// scp and sftp start -S's program as their ssh; sftp -b reads
+	// commands from a file, whose !CMD lines run here.
+	"scp":   {short: "cFiJloPSXD", commands: set("o", "S")},
+	"sftp":  {short: "BbcDFiJlPRSso", commands: set("o", "S"), unseen: set("b")},
+	"iconv": {short: "fto", long: set("from-code", "to-code", "output"), writes: set("o", "output")},
+	// xxd IN OUT writes OUT.
+	"xxd": {short: "cglosn", long: set(), operands: secondOp},
+	// pandoc runs -F's filter program and -L's Lua; -d reads options
+	// from a file.
+	"pandoc": {short: "fFrtwoLdMVcHBAT", long: set("output", "from", "read", "to", "write", "defaults",
+		"metadata", "variable", "css", "include-in-header", "include-before-body", "include-after-body", "filter",
+		"lua-filter", "data-dir", "template", "extract-media", "log", "resource-path", "reference-doc", "metadata-file"),
+		writes: set("o", "output", "extract-media", "log"), commands: set("F", "filter"), unseen: set("L", "lua-filter"),
+		blind: set("d", "defaults", "metadata-file")},
+	// openssl writes -out and its kin; -engine loads a module.
+	"openssl": {dashWords: true, writes: set("out", "keyout", "outdir", "writerand", "sess_out", "keylogfile", "certout"),
+		unseen: set("engine", "provider-path")},
 	"make": {short: "CfIjlloW", long: set("directory", "file", "makefile", "include-dir", "jobs",
 		"load-average", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval"),
 		writes: set("C", "directory"), scripts: set("f", "file", "makefile")},
@@ -159,6 +176,9 @@ func optionValues(words []string) (files, cmds []string, blind bool) {
 	case "ar":
 		files, blind := arWrites(words[1:])
 		return files, nil, blind
+	case "7z", "7za", "7zr":
+		files, _, blind := sevenZip(words[1:])
+		return files, nil, blind
 	}
 	if c, ok := compressors[prog]; ok {
 		files, blind := c.writes(words[1:])
@@ -177,7 +197,7 @@ func optionValues(words []string) (files, cmds []string, blind bool) {
 		case spec.writes[name]:
 			files = append(files, val)
 		case spec.commands[name]:
-			if prog == "ssh" {
+			if name == "o" && (prog == "ssh" || prog == "scp" || prog == "sftp") {
 				val = sshCommandOption(val)
 			}
 			if val != "" {
@@ -588,7 +608,28 @@ func gitSubcommand(sub string, args []string, files, cmds []string, blind bool) 
 			files = append(files, next())
 		}
 	}
-	return append(files, gitOperandWrites(sub, args)...), cmds, blind
+	return append(files, gitOperandWrites(sub, args)...), cmds, blind || gitPatches(sub, args)
+}
+
+// gitPatches reports whether git apply or git am changes the working tree
+// with the files a patch names, which the line does not show (as patch
+// does): any of them, .workbench/settings.local.json or .mcp.json
+// included, and with --unsafe-paths outside the repository. Only
+// showing, checking or changing the index alone writes none.
+func gitPatches(sub string, args []string) bool {
+	if sub != "apply" && sub != "am" {
+		return false
+	}
+	writes := true
+	for _, a := range args {
+		switch a {
+		case "--check", "--stat", "--numstat", "--summary", "--cached", "--show-current-patch":
+			writes = false
+		case "--apply":
+			return true
+		}
+	}
+	return writes
 }
 
 // gitOperandWrites returns the places git subcommands make from their

@@ -7,7 +7,7 @@ import (
 
 // Programs whose output files follow rules of their own: patch writes the
 // files its patch names, mktemp a name made from a template in a
-// directory, cpio and ar the members of an archive.
+// directory, cpio, ar and 7z the members of an archive.
 
 // patchSpec is GNU patch's options: those that take a value, and its long
 // options (name -> takes a value).
@@ -155,4 +155,40 @@ func arWrites(args []string) (files []string, blind bool) {
 		return rest[:1], blind
 	}
 	return nil, blind
+}
+
+// sevenZip reads a 7z command line: `7z COMMAND [-SWITCH...] ARCHIVE
+// [NAMES...]`, its switches attached (-oDIR, -w[DIR]) anywhere. It
+// returns the archive a, u, d and rn change, the directory e and x
+// extract into (-o's, else the working directory), -w's working
+// directory, and whether what it writes is unknown (-spf: full paths
+// from the archive). -so writes the output stream only.
+func sevenZip(args []string) (files []string, extractDir string, blind bool) {
+	var ops []string
+	out, stdout := ".", false
+	for _, a := range args {
+		switch {
+		case strings.HasPrefix(a, "-o"):
+			out = a[2:]
+		case strings.HasPrefix(a, "-w") && len(a) > 2:
+			files = append(files, a[2:])
+		case a == "-so":
+			stdout = true
+		case strings.HasPrefix(a, "-spf"):
+			blind = true
+		case strings.HasPrefix(a, "-") && a != "-":
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) < 2 || stdout {
+		return files, "", blind
+	}
+	switch ops[0] {
+	case "a", "u", "d", "rn":
+		files = append(files, ops[1])
+	case "e", "x":
+		return append(files, out), out, blind
+	}
+	return files, "", blind
 }

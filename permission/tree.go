@@ -9,7 +9,7 @@ import (
 // line does not show: a recursive rm, chmod, chown or chgrp, find
 // -delete, an archive extracted (tar -x, unzip, ar x), a recursive copy's
 // destination (`cp -r src/t/. .` merges t into the project, a .git in it
-// included), a compressor's -r. Such a directory that holds a protected
+// included), a compressor's -r, 7z x. Such a directory that holds a protected
 // place (the project root holds .git, .workbench and .claude) is written
 // as that place is: `tar -xf e.tar` in the root, whose members may be
 // .git/hooks/pre-commit, asks like writing there, and `rm -rf $PWD`
@@ -65,6 +65,10 @@ func treeTargets(prog string, words []string) []string {
 	case "unzip":
 		if files, _ := unzipWrites(args); len(files) > 0 {
 			return files[len(files)-1:]
+		}
+	case "7z", "7za", "7zr":
+		if _, dir, _ := sevenZip(args); dir != "" {
+			return []string{dir}
 		}
 	case "ar":
 		if ops := operandsOf(optionSpec{}, args); len(ops) > 0 && strings.ContainsRune(ops[0], 'x') {
