@@ -26,6 +26,7 @@ var renderers = map[string]toolRenderer{
 	"MultiEdit": editRenderer{},
 	"Write":     writeRenderer{},
 	"TodoWrite": todoRenderer{},
+	"LS":        lsRenderer{},
 }
 
 // rendererFor returns the renderer of a tool, falling back to the generic
