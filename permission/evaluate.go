@@ -218,6 +218,9 @@ func (p *Policy) decide(e *evaluation) Decision {
 	if d, ok := p.editReads(e, Ask); ok {
 		return d
 	}
+	if d, ok := p.treeRules(e); ok {
+		return d
+	}
 	if d, ok := p.boundary(e); ok {
 		return d
 	}

@@ -286,3 +286,28 @@ func TestH15_MoreWritersAndTheProgramsTheyStart(t *testing.T) {
 		}
 	}
 }
+
+// An Edit or Write deny or ask rule that may match a file written beneath a
+// tree write's directory asks: `tar -xf e.tar -C src` under
+// Edit(./src/keys/**) wrote src/keys/k, a name the line does not show, and
+// `rm -rf src` removed it, both allowed before. A bare name (Edit(*.pem))
+// may be at any depth.
+func TestH15_WriteRulesBeneathATreeWrite(t *testing.T) {
+	t.Parallel()
+	project, outside := targetsWorkspace(t)
+	p := newPolicy(t, []string{project}, rules{allow: []string{"Bash(tar:*)", "Bash(rm:*)", "Bash(cp:*)", "Bash(unzip:*)"},
+		deny: []string{"Edit(./src/keys/**)"}, ask: []string{"Write(*.pem)"}})
+	for _, cmd := range []string{`tar -xf e.tar -C src`, `rm -rf src`, `cp -r a/. src`, `unzip e.zip -d src`,
+		`tar -xf e.tar -C src/keys/..`, `tar -xf e.tar -C build`, `rm -rf build`} {
+		for _, mode := range []Mode{ModeDefault, ModeBypass, ModeAcceptEdits} {
+			if d := evalIn(p, project, mode, replaceOut(cmd, outside)); d.Behavior != Ask {
+				t.Errorf("%s, %s: %s by %q (%s), want ask", mode, cmd, d.Behavior, d.Rule, d.Message)
+			}
+		}
+	}
+	p = newPolicy(t, []string{project}, rules{allow: []string{"Bash(tar:*)", "Bash(rm:*)"}, deny: []string{"Edit(./src/keys/**)"}})
+	checkCommands(t, p, project, []commandCase{
+		{`tar -xf e.tar -C build`, Allow, "Bash(tar:*)", ""}, {`rm -rf build`, Allow, "Bash(rm:*)", ""},
+		{`rm -rf src/keys`, Deny, "Edit(./src/keys/**)", ""}, {`rm src/a.txt`, Allow, "Bash(rm:*)", ""},
+	})
+}

@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"fmt"
 	"path"
 	"strings"
 )
@@ -189,4 +190,53 @@ func findSparesProtected(args []string) bool {
 		}
 	}
 	return spares
+}
+
+// treeRules asks when an Edit or Write deny or ask rule may match a file
+// written beneath a tree write's directory: `tar -xf e.tar -C src` under
+// Edit(./src/keys/**) may write src/keys/k, at a name the line does not
+// show. Like a write whose name is only known when the line runs, it asks
+// rather than denies.
+func (p *Policy) treeRules(e *evaluation) (Decision, bool) {
+	for _, rules := range [][]compiledRule{p.cdeny, p.cask} {
+		for i := range rules {
+			r := &rules[i]
+			if r.kind == specNone || !r.pathRule(e.req.Tool, AccessWrite) {
+				continue
+			}
+			for j, f := range e.writes {
+				if e.tree[j] && (r.path.mightMatchBeneath(f.real) || r.path.mightMatchBeneath(f.lit)) {
+					return Decision{Behavior: Ask, Rule: r.Raw, Message: fmt.Sprintf(
+						"rule %s%s may match what %s writes beneath %s, at names the line does not show, so it asks",
+						r.Raw, from(r.Source), describe(e), f.given)}, true
+				}
+			}
+		}
+	}
+	return Decision{}, false
+}
+
+// mightMatchBeneath reports whether the pattern could match dir or a path
+// below it: a bare name matches at any depth, and a pattern whose fixed
+// leading directories lie at, above or below dir may.
+func (m *pathMatcher) mightMatchBeneath(dir string) bool {
+	if !m.valid {
+		return false
+	}
+	if m.component != "" {
+		return true
+	}
+	for _, pat := range m.patterns {
+		fixed := pat
+		if i := strings.IndexAny(pat, `*?[{\`); i >= 0 {
+			fixed = pat[:i]
+			if j := strings.LastIndexByte(fixed, '/'); j >= 0 {
+				fixed = fixed[:j]
+			}
+		}
+		if fixed == "" || within(fixed, dir) || within(dir, fixed) {
+			return true
+		}
+	}
+	return false
 }
