@@ -118,7 +118,13 @@ func (r *renderer) inline(n ast.Node, f *flow, a attr) {
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 			switch t := c.(type) {
 			case *ast.Text:
-				f.text(string(t.Segment.Value(r.src)), ca)
+				v := string(t.Segment.Value(r.src))
+				if r.inCell {
+					// GitHub: a pipe in a table's code is written \|, and
+					// shown without its backslash.
+					v = strings.ReplaceAll(v, `\|`, "|")
+				}
+				f.text(v, ca)
 				if t.SoftLineBreak() || t.HardLineBreak() {
 					f.gap(1, ca) // line ends in code spans are spaces
 				}

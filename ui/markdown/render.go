@@ -1,9 +1,9 @@
 // Package markdown draws the Markdown of model replies and plans in the
 // terminal. It exists so that Workbench does not link a general Markdown
 // renderer whose style and syntax-highlighting registries cost more than a
-// third of the start before the first frame: here goldmark parses (with
-// GitHub's tables, strikethrough, task lists and bare links), and a small
-// layout draws the tree in the theme's colours, highlighting code with
+// third of the start before the first frame: here goldmark parses, with
+// GitHub's tables, strikethrough, task lists and bare links parsed by this
+// package (gfm.go says why), and a small layout draws the tree in the theme's colours, highlighting code with
 // package highlight.
 //
 // What it promises: every line is at most the width asked for; prose is
@@ -19,9 +19,7 @@ import (
 	"sync"
 
 	xansi "github.com/charmbracelet/x/ansi"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -35,14 +33,23 @@ import (
 // usually indented.
 const TabWidth = 4
 
+// minWidth is the narrowest width Render lays out: one wide character.
+const minWidth = 2
+
 // codeIndent sets code blocks off from the prose around them without a
 // background.
 const codeIndent = "  "
 
 // markdownParser is built the first time something is rendered, not at
-// start: the start is what this package exists to keep short.
+// start: the start is what this package exists to keep short. It is
+// goldmark's parser alone: goldmark's HTML renderer is not linked.
 var markdownParser = sync.OnceValue(func() parser.Parser {
-	return goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+	opts := []parser.Option{
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	}
+	return parser.NewParser(append(opts, gfm()...)...)
 })
 
 // renderer holds what one Render call needs.
@@ -51,13 +58,16 @@ type renderer struct {
 	style   theme.MarkdownStyle
 	depth   int                // lists the current block is nested in
 	skipBox *east.TaskCheckBox // drawn as the list item's marker
+	inCell  bool               // laying out a table cell
 }
 
 // Render draws Markdown src as lines at most width cells wide, each line
 // styled on its own (it can be drawn without its neighbours), with no
-// blank lines at either end. It uses the current theme's colours.
+// blank lines at either end. It uses the current theme's colours. The
+// narrowest layout is two cells, a wide character's width; a smaller
+// width is taken as two.
 func Render(src string, width int) []string {
-	width = max(width, 1)
+	width = max(width, minWidth)
 	src = strings.ReplaceAll(src, "\r\n", "\n")
 	if strings.TrimSpace(src) == "" {
 		return nil

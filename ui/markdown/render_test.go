@@ -1,10 +1,15 @@
 package markdown
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	xansi "github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/seed92b641c3/workbench/theme"
 )
 
 // plainLines renders and strips the styles, checking the width promise.
@@ -102,5 +107,56 @@ func checkOnlySGR(t testing.TB, out string) {
 		if c < 0x20 && c != '\n' || c == 0x7f {
 			t.Fatalf("the output holds %#x at byte %d: %q", c, i, out)
 		}
+	}
+}
+
+func TestGitHubExtensions(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, src, want string }{
+		{"one or two tildes strike, three do not", "~~a~~ ~b~ ~~~c~~~", "a b ~~~c~~~"},
+		{"a bare address is a link, the full stop after it is not", "see https://go.dev/doc.", "see https://go.dev/doc."},
+		{"an address in parentheses keeps them outside", "(www.x.org)", "(www.x.org)"},
+		{"a task box needs a space after it", "- [x]y\n- [X] z", "• [x]y\n[x] z"},
+		{"a table after a paragraph's lines", "intro\n| a | b |\n|---|---|\n| 1 | 2 |", "intro\n\na │ b\n──┼──\n1 │ 2"},
+		{"an escaped pipe is text, in code too", "| a | b |\n|---|---|\n| 1 \\| 2 | `x\\|y` |", "a     │ b\n──────┼────\n1 | 2 │ x|y"},
+		{"a header and delimiter of different counts are no table", "| a | b |\n|---|\n| c | d |", "| a | b | |---| | c | d |"},
+		{"rows are cut or filled to the header", "| a | b |\n|---|---|\n| 1 |\n| 2 | 3 | 4 |", "a │ b\n──┼──\n1 │\n2 │ 3"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if got := strings.Join(plainLines(t, c.src, 40), "\n"); got != c.want {
+				t.Errorf("Render(%q) =\n%s\nwant\n%s", c.src, got, c.want)
+			}
+		})
+	}
+	// Strikethrough, a bare link and a task box are drawn, not just parsed.
+	out := strings.Join(Render("~~a~~ https://x.org\n\n- [x] done", 40), "\n")
+	for _, want := range []string{"\x1b[9ma", attr{}.with(theme.Markdown().Link).sgr() + "https://x.org", attr{}.with(theme.Markdown().TaskDone).sgr() + "[x]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q: %q", want, out)
+		}
+	}
+}
+
+// TestReply keeps a reply with every kind of block, as a person sees it
+// at 60 and at 34 columns, and once with its escape sequences in each
+// palette, so a change to the layout or the colours shows up in review.
+func TestReply(t *testing.T) {
+	src, err := os.ReadFile("testdata/reply.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{60, 34} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			golden.RequireEqual(t, strings.Join(plainLines(t, string(src), w), "\n")+"\n")
+		})
+	}
+	defer theme.Use(theme.Current())
+	for _, p := range []theme.Palette{theme.Dark, theme.Light} {
+		theme.Use(p)
+		t.Run(p.Name, func(t *testing.T) {
+			golden.RequireEqual(t, strings.Join(Render(string(src), 60), "\n")+"\n")
+		})
 	}
 }

@@ -44,7 +44,9 @@ func (r *renderer) table(t *east.Table, width int) []string {
 		i := 0
 		for c := row.FirstChild(); c != nil && i < cols; c = c.NextSibling() {
 			var f flow
+			r.inCell = true
 			r.inlines(c, &f, a)
+			r.inCell = false
 			cells[i] = measure(f.done())
 			i++
 		}
@@ -200,11 +202,12 @@ func appendSpaces(ps []piece, n int) []piece {
 	return append(ps, piece{text: strings.Repeat(" ", n), w: n})
 }
 
-// trimRight drops trailing unstyled spaces.
+// trimRight drops trailing spaces, styled or not, unless their style
+// shows on a space (an underline, a strikethrough, a marked escape).
 func trimRight(ps []piece) []piece {
 	for len(ps) > 0 {
-		p := &ps[len(ps)-1]
-		if p.marked || p.a != (attr{}) {
+		p := ps[len(ps)-1]
+		if p.marked || p.a.underline || p.a.strike {
 			break
 		}
 		t := strings.TrimRight(p.text, " ")
