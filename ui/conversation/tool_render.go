@@ -27,6 +27,7 @@ var renderers = map[string]toolRenderer{
 	"Write":     writeRenderer{},
 	"TodoWrite": todoRenderer{},
 	"LS":        lsRenderer{},
+	"Bash":      bashRenderer{},
 }
 
 // rendererFor returns the renderer of a tool, falling back to the generic
