@@ -106,6 +106,8 @@ func runHeadless(f *runFlags, stdout, stderr io.Writer) int {
 	var result agent.Outcome
 	if instructions, ok := compactCommand(f.prompt); ok {
 		result = compactHeadless(ctx, s.Agent, instructions)
+	} else if r, ok := s.RunCommand(ctx, f.prompt); ok {
+		result = r // a custom slash command (.claude/commands)
 	} else {
 		result = s.Agent.Prompt(ctx, f.prompt)
 	}

@@ -79,6 +79,7 @@ func runTUISession(ctx context.Context, f *runFlags, stdout, stderr io.Writer) (
 		Theme:          startTheme(f.theme, cfg.Settings.Theme, os.Getenv("COLORFGBG")),
 		PersonPipeline: s.PersonPipeline(), PersonCommands: s.RestoredPersonCommands(),
 		TypedAhead: typed,
+		Commands:   s,
 	})
 	if s.Shells != nil {
 		go bridge.WatchShells(s.Shells)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/agent/provider"
+	"github.com/seed92b641c3/workbench/commands"
 	"github.com/seed92b641c3/workbench/hooks"
 	"github.com/seed92b641c3/workbench/permission"
 	"github.com/seed92b641c3/workbench/rewind"
@@ -94,6 +95,10 @@ type Session struct {
 	skillGrants []func()
 	// idle notifies Notification hooks of an input left waiting (TUI).
 	idle *idleWatch
+	// commands are the custom slash commands (commands.go); publish is
+	// where their calls are shown.
+	commands *commands.Set
+	publish  func(agent.Event)
 }
 
 // Open builds a whole session: provider, state directory (new or resumed),
@@ -178,6 +183,8 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 		inner(ev)
 	}
 	w.Publish = publish
+	s.publish = publish
+	s.loadCommands()
 	p := recordedPipeline(c, reg, dir, tr, w)
 	p.Visible, p.Runnable = deferredSet.Visible, deferredSet.Runnable
 	s.Pipeline = p

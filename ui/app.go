@@ -98,6 +98,9 @@ type Config struct {
 	// PersonCommands are a resumed session's `!` commands, each with its
 	// place in History.
 	PersonCommands []agent.PersonCommand
+	// Commands are the person's own slash commands (custom.go); nil for
+	// none.
+	Commands CustomCommands
 	// TypedAhead is what the person typed before the program started,
 	// while the terminal was still in line mode (typeahead.go): played as
 	// keys before any other.
@@ -194,6 +197,7 @@ func New(cfg Config) *Model {
 	m.applyThemeSetting()
 	cfg.Bridge.options = m.dialogOptions
 	m.input.args = m.commandArgs
+	m.input.custom = customSlashCommands(cfg.Commands)
 	if cfg.Welcome != "" {
 		m.conv.AddNotice(cfg.Welcome)
 	}
@@ -489,7 +493,7 @@ func (m *Model) submit() tea.Cmd {
 	if text == "" {
 		return nil
 	}
-	if c := m.input.completions(); len(c) > 0 && c[0].name != text && !isCommand(text) {
+	if c := m.input.completions(); len(c) > 0 && c[0].name != text && !m.isCommand(text) {
 		m.input.complete()
 		return nil
 	}
@@ -512,14 +516,14 @@ func (m *Model) submit() tea.Cmd {
 	return m.startPrompt(text)
 }
 
-func isCommand(text string) bool {
+func (m *Model) isCommand(text string) bool {
 	name, _, _ := strings.Cut(text, " ")
 	for _, c := range slashCommands {
 		if c.name == name {
 			return true
 		}
 	}
-	return false
+	return m.input.hasCustom(name)
 }
 
 // startPrompt runs the loop for one message in the background; its events

@@ -74,6 +74,9 @@ func (m *Model) command(text string) tea.Cmd {
 		}
 		return m.openFile(arg, nil)
 	default:
+		if cmd, ok := m.runCustom(name, text); ok {
+			return cmd
+		}
 		m.say("Unknown command " + name + "; /help lists them")
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/seed92b641c3/workbench/theme"
 	"github.com/seed92b641c3/workbench/ui/approval"
@@ -59,6 +60,12 @@ func (m *Model) helpLines(inner int) []string {
 		names = append(names, c.name)
 	}
 	lines = append(lines, wrapWords(names, inner, theme.KeyHint)...)
+	if custom := m.customHelp(); len(custom) > 0 {
+		lines = append(lines, "", theme.Title.Render("Your commands"))
+		for _, c := range custom {
+			lines = append(lines, ansi.Truncate(c, inner, "…"))
+		}
+	}
 	return append(lines, wrapWords(strings.Fields("Type / to see what each does. !command runs your own shell command. Esc or F1 closes this page."), inner, theme.Dim)...)
 }
 

@@ -62,6 +62,9 @@ type input struct {
 	// completion; those starting with what is typed are offered. It gets
 	// the line typed so far. Nil means none.
 	args func(line string) []slashCommand
+	// custom are the person's own commands (custom.go), completed after
+	// the built-ins.
+	custom []slashCommand
 }
 
 // maxArgCompletions bounds the argument completions shown at once.
@@ -184,7 +187,7 @@ func (in *input) completions() []slashCommand {
 		return out
 	}
 	var out []slashCommand
-	for _, c := range slashCommands {
+	for _, c := range append(slashCommands[:len(slashCommands):len(slashCommands)], in.custom...) {
 		if strings.HasPrefix(c.name, v) {
 			out = append(out, c)
 		}

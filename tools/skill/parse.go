@@ -188,3 +188,9 @@ func splitRules(s string) []string {
 	}
 	return append(out, s[start:])
 }
+
+// AllowedTools reads an allowed-tools value the way a skill's is read (a
+// YAML list, or rules separated by commas or spaces), so a custom slash
+// command's allowed-tools (package commands) means exactly what a skill's
+// does.
+func AllowedTools(n *yaml.Node) ([]string, error) { return ruleList(n) }
