@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,5 +71,58 @@ func TestE2E_MCPQuestionIsAskedOnce(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("started %q at the second start, want db twice", started())
 		}
+	}
+}
+
+// TestE2E_KeysTypedBeforeTheMCPQuestionDoNotAnswerIt: keys that would
+// answer the question ("a" checks every server, Enter starts the checked)
+// are typed before Workbench runs, so before the question is on screen.
+// They answer nothing: the question waits with nothing checked and no
+// server starts. Once the person answers it themselves, those keys reach
+// the input as what they were: a prompt sent, and text typed after it.
+func TestE2E_KeysTypedBeforeTheMCPQuestionDoNotAnswerIt(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	c := newCLI(t)
+	c.write(".mcp.json", `{"mcpServers":{
+		"db":{"command":"sh","args":["-c","echo db >> started"]},
+		"docs":{"command":"sh","args":["-c","echo docs >> started"]}}}`)
+	script := c.script("s.json", `{"turns":[{"text":"Hello back."}]}`)
+	r := &tmuxRun{t: t, socket: fmt.Sprintf("wb-e2e-mcptype-%d", time.Now().UnixNano())}
+	// The keys are sent during the sleep: they reach the terminal before
+	// Workbench runs, whatever the machine's load.
+	cmd := fmt.Sprintf("sleep 1; cd %q && WORKBENCH_TEST_MAIN=1 XDG_STATE_HOME=%q XDG_CONFIG_HOME=%q %q --trust-project --script %q",
+		c.project, c.state, t.TempDir(), os.Args[0], script)
+	if out, err := exec.Command("tmux", "-L", r.socket, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "36", cmd).CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("tmux", "-L", r.socket, "kill-server").Run() })
+	r.keys("a", "Enter", "hello")
+	r.waitFor("the question", func(s string) bool { return strings.Contains(s, "MCP servers of this project") })
+	started := func() string {
+		data, _ := os.ReadFile(filepath.Join(c.project, "started"))
+		return strings.Join(strings.Fields(string(data)), ",")
+	}
+	// The person answers: the cursor moves once the grace period is over,
+	// then n turns every server off.
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(r.screen(), "› [ ] docs"); time.Sleep(200 * time.Millisecond) {
+		s := r.screen()
+		if strings.Contains(s, "[x]") || !strings.Contains(s, "MCP servers of this project") || started() != "" {
+			t.Fatalf("the keys typed before the question answered it (started %q):\n%s", started(), s)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("down never moved the cursor:\n%s", s)
+		}
+		r.keys("Down")
+	}
+	r.keys("n")
+	s := r.waitFor("the typed prompt's answer", func(s string) bool { return strings.Contains(s, "Hello back.") })
+	if got := started(); got != "" {
+		t.Fatalf("started %q, want none", got)
+	}
+	lines := screenLines(s)
+	if !strings.Contains(s, "› a") || strings.TrimSpace(lines[len(lines)-3]) != "› hello" {
+		t.Errorf("the keys typed before the start did not reach the input after the question:\n%s", s)
 	}
 }

@@ -139,6 +139,9 @@ type Model struct {
 	questions map[*approval.QuestionDialog]chan questionReply
 	rewind    *rewindDialog // the /rewind dialog, when open (rewind.go)
 	mcpAsk    *mcpAskDialog // the MCP servers' question, when open (mcptrust.go)
+	// held are keys typed before the start, kept while the MCP question
+	// is open (typeahead.go).
+	held []tea.KeyPressMsg
 
 	running bool
 	cancel  context.CancelFunc

@@ -109,6 +109,11 @@ type appOptions struct {
 	tasks bool
 	// typed is Config.TypedAhead: keys typed before the start.
 	typed string
+	// mcpAsk is Config.MCPAsk: the one-time MCP servers' question.
+	mcpAsk *MCPAsk
+	// slowStart is how long the clock moves between New and Init, as on
+	// a loaded machine where the program's first frame comes late.
+	slowStart time.Duration
 }
 
 // newApp builds the app on a fresh project directory, plays body (a
@@ -188,6 +193,7 @@ func newApp(t testing.TB, body string, w, h int, o appOptions) *app {
 		Now:        clock.now,
 		Theme:      o.theme,
 		TypedAhead: o.typed,
+		MCPAsk:     o.mcpAsk,
 	})
 	a := &app{t: t, m: m, clock: clock, dir: dir, policy: policy, msgs: make(chan tea.Msg, 64), done: make(chan struct{})}
 	t.Cleanup(func() {
@@ -195,6 +201,7 @@ func newApp(t testing.TB, body string, w, h int, o appOptions) *app {
 		bridge.Close()
 		close(a.done)
 	})
+	clock.advance(o.slowStart)
 	a.exec(m.Init())
 	a.send(tea.WindowSizeMsg{Width: w, Height: h})
 	return a
@@ -245,7 +252,7 @@ func (a *app) send(msg tea.Msg) {
 			}
 		}
 	}
-	if _, ok := msg.(tea.KeyPressMsg); ok && a.m.modalOpen() {
+	if _, ok := msg.(tea.KeyPressMsg); ok && (a.m.modalOpen() || a.m.mcpAsk != nil) {
 		// Bubbletea draws the view after every Update, so a key reaches a
 		// dialog that has been drawn; what the approval dialog lets the
 		// person answer depends on what it has drawn. Drawing only here

@@ -86,6 +86,9 @@ func (m *Model) render() string {
 		return ""
 	}
 	if m.fullTab() {
+		if m.mcpAsk != nil {
+			m.mcpAsk.shown(false, m.now())
+		}
 		t := m.activeTab()
 		w, h := m.tabArea()
 		body := lipgloss.NewStyle().Width(w).Height(h).MaxHeight(h).Render(t.render(w, h))
@@ -106,6 +109,11 @@ func (m *Model) render() string {
 		top = lipgloss.JoinHorizontal(lipgloss.Top, top, sep, right)
 	}
 	screen := lipgloss.JoinVertical(lipgloss.Left, top, m.input.view(), m.helpLine(), m.statusLine())
+	if m.mcpAsk != nil {
+		// What the question lets the person answer depends on whether,
+		// and since when, it has been on screen.
+		m.mcpAsk.shown(m.approvals.Current() == nil && m.rewind == nil, m.now())
+	}
 	switch {
 	case m.approvals.Current() != nil:
 		screen = m.overlay(screen, m.approvals.Current().View(m.dialogWidth(), m.convHeight()))

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/seed92b641c3/workbench/theme"
+	"github.com/seed92b641c3/workbench/ui/approval"
 	"github.com/seed92b641c3/workbench/ui/safetext"
 )
 
@@ -32,24 +33,31 @@ type MCPAskServer struct {
 	Runs string
 }
 
-// Tuning numbers of the MCP question.
-const (
-	// mcpAskGrace: keys typed this soon after the question opens are
-	// ignored, so typing that was meant for the input cannot start
-	// programs by accident (the approval dialog's grace).
-	mcpAskGrace = 400 * time.Millisecond
-	// mcpAskMax caps the dialog's width on wide terminals.
-	mcpAskMax = 100
-)
+// mcpAskMax caps the MCP question's width on wide terminals.
+const mcpAskMax = 100
 
 // mcpAskDialog is the question on screen: a plain value the root model
 // drives. Nothing is checked at first, so Enter by reflex starts nothing.
+// A key counts only once the question has been drawn and the approval
+// dialog's grace period has passed since (approval.Grace, restarted
+// whenever it comes back from behind another dialog), so keys typed
+// before it was on screen, or in the moment after, never answer it.
 type mcpAskDialog struct {
 	ask     *MCPAsk
 	use     []bool
 	cursor  int
-	opened  time.Time
+	drawn   bool // on screen in the last frame
+	grace   approval.Grace
 	pending bool // the answer is being recorded
+}
+
+// shown records whether the question is on screen in the frame being
+// drawn; a question that has just come on screen starts its grace period.
+func (d *mcpAskDialog) shown(on bool, now time.Time) {
+	if on && !d.drawn {
+		d.grace.Reset(now)
+	}
+	d.drawn = on
 }
 
 // mcpAnsweredMsg carries what recording the answer did.
@@ -61,7 +69,7 @@ type mcpAnsweredMsg struct {
 // openMCPAsk puts the question up when there is one.
 func (m *Model) openMCPAsk() {
 	if a := m.cfg.MCPAsk; a != nil && len(a.Servers) > 0 && a.Answer != nil {
-		m.mcpAsk = &mcpAskDialog{ask: a, use: make([]bool, len(a.Servers)), opened: m.now()}
+		m.mcpAsk = &mcpAskDialog{ask: a, use: make([]bool, len(a.Servers))}
 	}
 }
 
@@ -77,13 +85,13 @@ func (m *Model) mcpAskUpdate(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		} else {
 			m.conv.AddNotice(msg.text)
 		}
-		return nil, true
+		return m.replayHeld(), true
 	case tea.KeyPressMsg:
 		d := m.mcpAsk
 		if d == nil || m.approvals.Current() != nil {
 			return nil, false
 		}
-		if d.pending || m.now().Sub(d.opened) < mcpAskGrace {
+		if d.pending || !d.drawn || d.grace.Swallow(m.now()) {
 			return nil, true
 		}
 		use, done := d.key(msg.String())
@@ -93,7 +101,7 @@ func (m *Model) mcpAskUpdate(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		case use == nil:
 			m.mcpAsk = nil
 			m.say("The project's MCP servers stay off; you are asked again next time (or use /mcp trust).")
-			return nil, true
+			return m.replayHeld(), true
 		}
 		d.pending = true
 		answer := d.ask.Answer

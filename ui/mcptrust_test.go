@@ -25,6 +25,7 @@ func TestMCPAskAnswersWithTheCheckedServers(t *testing.T) {
 			return "ok", nil
 		}}
 	m := New(Config{Bridge: NewBridge(), MCPAsk: ask, Now: clock.now})
+	m.mcpAsk.shown(true, clock.now()) // drawn, as the root's render does
 	view := ansi.Strip(m.mcpAsk.View(100, 30))
 	if !strings.Contains(view, "[ ] db") || !strings.Contains(view, "[ ] docs") || !strings.Contains(view, "<U+202E>") {
 		t.Fatalf("the question:\n%s", view)
@@ -53,11 +54,13 @@ func TestMCPAskAnswersWithTheCheckedServers(t *testing.T) {
 
 	answered = false
 	m.openMCPAsk()
+	m.mcpAsk.shown(true, clock.now())
 	clock.advance(pastGrace)
 	if press("esc") != nil || answered || m.mcpAsk != nil {
 		t.Fatal("esc recorded an answer or left the question open")
 	}
 	m.openMCPAsk()
+	m.mcpAsk.shown(true, clock.now())
 	clock.advance(pastGrace)
 	if cmd := press("n"); cmd == nil {
 		t.Fatal("n gave no answer")

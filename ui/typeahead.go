@@ -16,13 +16,29 @@ import (
 // replayTypedAhead hands the keys typed before the start to Update, in
 // order, and returns what they asked for (a prompt sent, a command run).
 // It runs in Init, before the program reads a key of its own.
+//
+// While the MCP servers' question is open the keys are held and played
+// into the input once it closes: they were typed before the question was
+// on screen, and a question that starts programs is never answered by
+// keys typed before it was shown.
 func (m *Model) replayTypedAhead() tea.Cmd {
+	m.held = append(m.held, typedKeys(m.cfg.TypedAhead)...)
+	m.cfg.TypedAhead = ""
+	if m.mcpAsk != nil {
+		return nil
+	}
+	return m.replayHeld()
+}
+
+// replayHeld plays the typed-ahead keys held back, in order.
+func (m *Model) replayHeld() tea.Cmd {
+	keys := m.held
+	m.held = nil
 	var cmds []tea.Cmd
-	for _, k := range typedKeys(m.cfg.TypedAhead) {
+	for _, k := range keys {
 		_, cmd := m.Update(k)
 		cmds = append(cmds, cmd)
 	}
-	m.cfg.TypedAhead = ""
 	return tea.Batch(cmds...)
 }
 

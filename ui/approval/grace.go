@@ -42,3 +42,15 @@ func (g *grace) swallow(now time.Time) bool {
 	g.ignored = now
 	return true
 }
+
+// Grace is the same grace period for a modal outside this package (the
+// MCP servers' question), so every question that can start programs
+// ignores keys typed before the person could have read it, by one rule.
+// The zero Grace swallows nothing: Reset it when the modal is drawn.
+type Grace struct{ g grace }
+
+// Reset starts the grace period, for a modal that has just been drawn.
+func (g *Grace) Reset(now time.Time) { g.g.reset(now) }
+
+// Swallow reports whether a key arriving at now must be ignored.
+func (g *Grace) Swallow(now time.Time) bool { return g.g.swallow(now) }
