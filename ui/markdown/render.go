@@ -162,14 +162,24 @@ func drawAll(lines [][]piece) []string {
 }
 
 // heading writes the level's marks ("## ") before the text, in the
-// level's style, and indents wrapped lines under the text.
+// level's style and as one run with it, and indents wrapped lines under
+// the text.
 func (r *renderer) heading(n *ast.Heading, width int) []string {
 	level := min(max(n.Level, 1), 6)
 	a := attr{}.with(r.style.Headings[level-1])
 	prefix := strings.Repeat("#", level) + " "
-	lines := r.paragraph(n, width-len(prefix), a)
-	head := draw([]piece{{text: prefix, a: a, w: len(prefix)}})
-	return indent(lines, head, strings.Repeat(" ", len(prefix)))
+	var f flow
+	r.inlines(n, &f, a)
+	lines := wrap(f.done(), width-len(prefix))
+	pad := piece{text: strings.Repeat(" ", len(prefix)), w: len(prefix)}
+	for i, l := range lines {
+		p := pad
+		if i == 0 {
+			p = piece{text: prefix, a: a, w: len(prefix)}
+		}
+		lines[i] = append([]piece{p}, l...)
+	}
+	return drawAll(lines)
 }
 
 // indent puts first before the first line and rest before the others,
