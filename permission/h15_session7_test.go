@@ -311,3 +311,38 @@ func TestH15_WriteRulesBeneathATreeWrite(t *testing.T) {
 		{`rm -rf src/keys`, Deny, "Edit(./src/keys/**)", ""}, {`rm src/a.txt`, Allow, "Bash(rm:*)", ""},
 	})
 }
+
+// Deny rules see through more wrappers (setarch, linux32, prlimit, chpst,
+// daemonize, valgrind, dbus-launch, xvfb-run, rlwrap, entr, npx, bunx);
+// at, batch and crontab keep commands that run later, unseen; git
+// settings and variables that run a command (remote.*.uploadpack,
+// submodule.*.update=!cmd, interactive.diffFilter, merge.*.driver) or send
+// git to a config, repository or program directory the line does not
+// show (GIT_EXEC_PATH, GIT_CONFIG_GLOBAL, GIT_DIR, ...), and BASH_ENV from
+// a descriptor. Under `Bash` allowed and `Bash(rm:*)` denied, each of
+// these ran rm in bypassPermissions mode.
+func TestH15_MoreWrappersAndGitSettingsAreSeen(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	p := denyRmEverywhere(t, root)
+	for _, cmd := range []string{
+		`setarch x86_64 rm x`, `linux32 rm x`, `prlimit --nofile=8 rm x`, `chpst -u me rm x`, `daemonize -c /tmp rm x`,
+		`valgrind --tool=none rm x`, `dbus-launch rm x`, `xvfb-run -a rm x`, `rlwrap -f f rm x`, `entr rm x < list`,
+		`npx rm x`, `npx -c 'rm x'`, `bunx rm x`, `at now <<< 'rm x'`, `echo 'rm x' | batch`,
+		`crontab <<< '* * * * * rm x'`, `crontab f`, `git -c remote.origin.uploadpack='rm x' fetch`,
+		`git -c remote.origin.receivepack='rm x' push`, `git -c submodule.x.update='!rm x' submodule update`,
+		`git -c interactive.diffFilter='rm x' add -p`, `git -c merge.x.driver='rm x' merge y`,
+		`GIT_EXEC_PATH=/tmp git log`, `GIT_CONFIG_GLOBAL=/tmp/c git log`, `GIT_CONFIG_SYSTEM=/tmp/c git log`,
+		`GIT_DIR=/tmp/g git log`, `export GIT_TEMPLATE_DIR=/tmp; git init y`, `BASH_ENV=<(echo rm x) bash -c true`,
+		`ENV=/dev/stdin sh -i <<< 'rm x'`,
+	} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior == Allow {
+			t.Errorf("%s: allowed by %q (%s), want deny or ask", cmd, d.Rule, d.Message)
+		}
+	}
+	for _, cmd := range []string{`crontab -l`, `at -l`, `setarch x86_64 ls`, `npx prettier --check .`, `git log`} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior != Allow {
+			t.Errorf("%s: %s by %q (%s), want allow", cmd, d.Behavior, d.Rule, d.Message)
+		}
+	}
+}

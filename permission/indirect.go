@@ -73,7 +73,13 @@ var gitConfigValue = regexp.MustCompile(`^GIT_CONFIG_VALUE_[0-9]+$`)
 var gitConfigKey = regexp.MustCompile(`^GIT_CONFIG_KEY_[0-9]+$`)
 
 // gitCommandKey matches git settings whose value is a command line.
-var gitCommandKey = regexp.MustCompile(`(?i)^(alias\..*|pager\..*|.*(pager|editor|sshcommand|fsmonitor|askpass|helper|external|textconv|cmd|command|clean|smudge|process|program|gitproxy|packobjectshook))$`)
+var gitCommandKey = regexp.MustCompile(`(?i)^(alias\..*|pager\..*|submodule\..*\.update|.*(pager|editor|sshcommand|fsmonitor|askpass|helper|external|textconv|cmd|command|clean|smudge|process|program|gitproxy|packobjectshook|uploadpack|receivepack|difffilter|driver))$`)
+
+// gitUnseenVariables send git to a config, repository, template or
+// program directory the line does not show (as include.path and
+// --exec-path do): its fsmonitor, hooks and git-* programs run.
+var gitUnseenVariables = set("GIT_EXEC_PATH", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG",
+	"GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")
 
 // gitUnseenKey matches git settings that make git run commands the line
 // does not show: another config file (include.path), a hooks directory,
@@ -167,8 +173,12 @@ func (w *walker) assignValue(name, value string) {
 		// An exported function a child bash defines (env
 		// 'BASH_FUNC_x%%=() { ...; }' bash -c x): its body runs.
 		w.hiddenFunction(value)
-	case gitConfigKey.MatchString(name) && gitUnseenKey.MatchString(value):
+	case gitConfigKey.MatchString(name) && gitUnseenKey.MatchString(value), gitUnseenVariables[name]:
 		w.unknownFor(whyGitSetting)
+	case (name == "BASH_ENV" || name == "ENV") && (descriptorPath(value) || strings.IndexByte(value, opaque) >= 0):
+		// The shell sources it first: from a descriptor (<(...)) its
+		// text is only known when the line runs, as `source <(...)`.
+		w.unknownFor(whyUnseenCode)
 	case codeVariables[name] || gitConfigValue.MatchString(name):
 		w.hiddenScript(strings.TrimPrefix(value, "!"))
 	case name == "GIT_CONFIG_PARAMETERS":
@@ -423,10 +433,21 @@ func (w *walker) codeValues(words []string) {
 // -c string or a script from a descriptor or a substitution, source of
 // one.
 func unseenScript(words []string) string {
-	if len(words) < 2 {
+	if len(words) == 0 {
 		return ""
 	}
 	name := path.Base(words[0])
+	if name == "at" || name == "batch" || name == "crontab" {
+		// They keep commands, from standard input or a file, that run
+		// later: unless they only list, show or remove what is kept.
+		if !hasShort(words[1:], 'l', "") && !hasShort(words[1:], 'r', "") && !hasShort(words[1:], 'c', "") {
+			return whyUnseenCode
+		}
+		return ""
+	}
+	if len(words) < 2 {
+		return ""
+	}
 	hasOpaque := func(vs []string) bool {
 		for _, v := range vs {
 			if strings.IndexByte(v, opaque) >= 0 {

@@ -112,6 +112,20 @@ var wrappers = map[string]wrapper{
 	"systemd-run": {short: "pEHM", long: set("unit", "property", "description", "slice", "uid", "gid",
 		"working-directory", "setenv", "on-calendar", "nice", "machine", "host"), elsewhere: true},
 	"cgexec": {short: "g"},
+	// Session 7: more programs that run the command in their arguments.
+	"setarch":     {positional: 1},
+	"linux32":     {},
+	"linux64":     {},
+	"prlimit":     {short: "p", long: set("pid", "output")}, // limits are attached: --nofile=1
+	"chpst":       {short: "uUbe/nlLmdofcprt"},
+	"daemonize":   {short: "ceEolpu", chdir: "c"},
+	"valgrind":    {}, // its options are attached: --tool=x
+	"dbus-launch": {long: set("config-file")},
+	"xvfb-run":    {short: "nsfepw", long: set("server-num", "server-args", "auth-file", "error-file", "xauth-protocol", "wait")},
+	"rlwrap":      {short: "bCDfFgHlMOpPqsStwz"},
+	"entr":        {},
+	"npx":         {short: "pc", long: set("package", "call"), script: "c", scriptLong: set("call")},
+	"bunx":        {short: "p", long: set("package")},
 }
 
 func init() { wrappers["sem"] = wrappers["parallel"] } // GNU parallel's semaphore mode
