@@ -235,7 +235,7 @@ func gitStatusInBackground(workDir string) func() string {
 // TUI, `workbench tool` and `workbench tools` all see.
 func (s *Session) catalog(w Wiring, deferredSet *deferred.Set) (*tools.Registry, error) {
 	c := s.Config
-	reg := tools.NewRegistry(files.All()...)
+	reg := tools.NewRegistry(withPathRules(c.ProjectDir, files.All())...)
 	reg.Add(search.Grep())
 	reg.Add(shell.Bash(c.bashOptions()...))
 	s.Notes = append(s.Notes, s.sandboxNotes(w)...)

@@ -57,15 +57,37 @@ var projectNames = []string{"CLAUDE.md", filepath.Join(".claude", "CLAUDE.md"), 
 // stops a session.
 func LoadInstructions(d InstructionDirs) ([]InstructionFile, []string) {
 	l := &loader{dirs: d, seen: map[string]bool{}}
+	root := d.ProjectRoot
+	if root == "" {
+		root = d.WorkDir
+	}
+	rules, notices := LoadRules(d.Home, root)
+	l.notices = append(l.notices, notices...)
 	if d.Home != "" {
 		l.file(filepath.Join(d.Home, ".claude", "CLAUDE.md"), "user", "", nil)
+		l.rules(rules, "user")
 	}
-	for _, dir := range dirsDown(d.ProjectRoot, d.WorkDir) {
+	for i, dir := range dirsDown(d.ProjectRoot, d.WorkDir) {
 		for _, name := range projectNames {
 			l.file(filepath.Join(dir, name), "project", "", nil)
 		}
+		if i == 0 {
+			// .claude/rules are read with the root's CLAUDE.md, as
+			// Claude Code reads them with .claude/CLAUDE.md.
+			l.rules(rules, "project")
+		}
 	}
 	return l.out, l.notices
+}
+
+// rules adds the rules of scope that always apply (no `paths`); the
+// path-scoped ones wait for a file they name (PathRules).
+func (l *loader) rules(rules []Rule, scope string) {
+	for _, r := range rules {
+		if r.Scope == scope && len(r.Globs) == 0 && r.Body != "" {
+			l.out = append(l.out, InstructionFile{Path: r.Path, Content: r.Body, Scope: scope})
+		}
+	}
 }
 
 // dirsDown lists root, then each directory below it on the way to work.
