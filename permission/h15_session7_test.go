@@ -346,3 +346,25 @@ func TestH15_MoreWrappersAndGitSettingsAreSeen(t *testing.T) {
 		}
 	}
 }
+
+// tmux and screen start commands in a server that may be the person's
+// own (`tmux new -d 'rm x'`, `tmux send-keys -t 0 'rm x' Enter`,
+// `screen -dm rm x`, `screen -S s -X stuff 'rm x^M'`): what runs is not
+// seen: it asks in every mode, and allow rules do not allow it.
+func TestH15_TmuxAndScreenCommandsAreUnseen(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	p := denyRmEverywhere(t, root)
+	for _, cmd := range []string{`tmux new -d 'rm x'`, `tmux new-window rm x`, `tmux send-keys -t 0 'rm x' Enter`,
+		`tmux run-shell 'rm x'`, `tmux -c 'rm x'`, `tmux -L s new-session -d -s n rm x`, `screen -dm rm x`,
+		`screen -dmS s rm x`, `screen -S s -X stuff 'rm x'`} {
+		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior == Allow {
+			t.Errorf("%s: allowed by %q (%s), want deny or ask", cmd, d.Rule, d.Message)
+		}
+	}
+	p = newPolicy(t, []string{root}, rules{allow: []string{"Bash(tmux:*)", "Bash(screen:*)"}})
+	checkCommands(t, p, root, []commandCase{
+		{`tmux new -d 'make test'`, Ask, "", ""}, {`tmux ls`, Allow, "Bash(tmux:*)", ""},
+		{`tmux capture-pane -p -t 0`, Allow, "Bash(tmux:*)", ""}, {`screen -ls`, Allow, "Bash(screen:*)", ""},
+	})
+}

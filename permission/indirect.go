@@ -469,6 +469,8 @@ func unseenScript(words []string) string {
 		if len(rest) >= 2 && !strings.HasPrefix(rest[0], "-") && hasOpaque(rest[:1]) {
 			return whyUnseenCode
 		}
+	case name == "tmux" && tmuxRuns(words[1:]), name == "screen" && screenRuns(words[1:]):
+		return whyUnseenCode
 	case name == "source" || name == ".":
 		if f := words[1]; strings.IndexByte(f, opaque) >= 0 || descriptorPath(f) {
 			return whyUnseenCode
@@ -505,4 +507,40 @@ func descriptorPath(f string) bool {
 	clean := path.Clean(f)
 	return f == "-" || clean == "/dev/stdin" || strings.HasPrefix(clean, "/dev/fd/") ||
 		(strings.HasPrefix(clean, "/proc/") && strings.Contains(clean, "/fd/"))
+}
+
+// tmuxCommands are the tmux commands that start a shell command, or type
+// keys into a pane's shell (send-keys), in a server that may be the
+// person's own.
+var tmuxCommands = set("new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane",
+	"respawnp", "respawn-window", "respawnw", "run-shell", "run", "if-shell", "if", "pipe-pane", "pipep",
+	"display-popup", "popup", "send-keys", "send", "source-file", "source")
+
+// tmuxRuns reports whether a tmux command line starts a command or types
+// one: -c, or one of tmuxCommands anywhere (commands chain with ;).
+func tmuxRuns(args []string) bool {
+	for _, a := range args {
+		if a == "-c" || tmuxCommands[strings.TrimSuffix(a, ";")] {
+			return true
+		}
+	}
+	return false
+}
+
+// screenRuns reports whether a screen command line starts a command (an
+// operand, -s's shell) or sends one to a session (-X); -ls, -r and the
+// like only list or attach.
+func screenRuns(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-X" || strings.HasPrefix(a, "-s"):
+			return true
+		case a == "-Logfile" || len(a) > 1 && a[0] == '-' && strings.IndexByte("SceHhpTt", a[len(a)-1]) >= 0:
+			i++ // its value
+		case !strings.HasPrefix(a, "-"):
+			return true
+		}
+	}
+	return false
 }
