@@ -144,7 +144,7 @@ func (r *run) askPerson(tc *tools.Context, d permission.Decision, target permiss
 			// The result is the denial, not "cancelled": the turn is
 			// stopped only after the call has its answer.
 			defer stopTurn(r.ctx)
-			return tools.Error(deniedAndStopped), false
+			return stopDenial(), false
 		}
 		msg := "The person declined this tool call."
 		if reply.Feedback != "" {

@@ -2,7 +2,10 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+
+	"github.com/seed92b641c3/workbench/tools"
 )
 
 // deniedAndStopped is the result a call gets when the person denies it and
@@ -35,4 +38,27 @@ func stopTurn(ctx context.Context) {
 	if stop, ok := ctx.Value(turnStopKey{}).(context.CancelCauseFunc); ok {
 		stop(errStoppedByPerson)
 	}
+}
+
+// stopDenialMeta is the Meta of a call's result when the person denied it
+// and stopped the turn.
+type stopDenialMeta struct {
+	StoppedTurn bool `json:"stopped_turn"`
+}
+
+// stopDenial is the result of a call the person denied and stopped the
+// turn at: the text is for the model, the Meta lets a view say it in the
+// person's words (StoppedByDenial).
+func stopDenial() tools.Result {
+	res := tools.Error(deniedAndStopped)
+	res.Meta, _ = json.Marshal(stopDenialMeta{StoppedTurn: true})
+	return res
+}
+
+// StoppedByDenial reports whether res is the result of a call the person
+// denied with the turn stopped (Esc in the approval dialog), so the
+// conversation shows "you denied it" rather than the model's instructions.
+func StoppedByDenial(res tools.Result) bool {
+	var m stopDenialMeta
+	return res.IsError && len(res.Meta) > 0 && json.Unmarshal(res.Meta, &m) == nil && m.StoppedTurn
 }

@@ -48,6 +48,9 @@ func TestEscInTheApprovalDialogDeniesAndStopsTheTurn(t *testing.T) {
 	if strings.Contains(s, "Creating b.") || a.m.modalOpen() {
 		t.Errorf("the turn went on after Esc:\n%s", s)
 	}
+	if !strings.Contains(s, "You denied it and stopped the turn") || strings.Contains(s, "your turn") {
+		t.Errorf("the denied call shows the model's instructions, not what the person did:\n%s", s)
+	}
 	if !strings.Contains(s, "Denied; the turn stops.") {
 		t.Errorf("the screen does not say what Esc did:\n%s", s)
 	}

@@ -8,11 +8,16 @@ import (
 
 	xansi "github.com/charmbracelet/x/ansi"
 
+	"github.com/seed92b641c3/workbench/agent"
 	"github.com/seed92b641c3/workbench/theme"
 	"github.com/seed92b641c3/workbench/tools"
 	"github.com/seed92b641c3/workbench/ui/format"
 	"github.com/seed92b641c3/workbench/ui/summary"
 )
+
+// stoppedByDenial is what a call denied with Esc shows under it: the
+// model's result tells the model to wait, in the model's words.
+const stoppedByDenial = "You denied it and stopped the turn; the agent waits for what you say next."
 
 // collapsedLines is how many output lines a tool call shows until it is
 // expanded: enough to see whether it worked, few enough that a long build
@@ -63,6 +68,9 @@ func (t *toolItem) setResult(res tools.Result, dur time.Duration) {
 		t.diff = ds.Diff(t.input, res)
 	}
 	text := strings.TrimRight(sanitize(t.r.Body(t.input, res)), "\n ")
+	if agent.StoppedByDenial(res) {
+		text = stoppedByDenial
+	}
 	t.output = nil
 	if strings.TrimSpace(text) != "" {
 		t.output = strings.Split(text, "\n")
