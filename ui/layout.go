@@ -216,8 +216,21 @@ func (m *Model) statusLine() string {
 	}
 	tokens := m.usage.InputTokens + m.usage.CacheRead + m.usage.CacheWrite + m.usage.OutputTokens
 	parts = append(parts, theme.Dim.Render(fmt.Sprintf("%s tokens", format.Count(tokens))))
-	line := strings.Join(parts, theme.Dim.Render(" · "))
-	return lipgloss.NewStyle().MaxWidth(m.width).Render(line)
+	return fitParts(parts, m.width)
+}
+
+// fitParts joins the status line's parts with " · " in width cells. Parts
+// that do not fit are left out whole from the end (the least needed come
+// last), with "…" saying something was, so no part is cut in the middle
+// ("· 0" for "0 tokens"); a first part too wide alone is cut.
+func fitParts(parts []string, width int) string {
+	sep := theme.Dim.Render(" · ")
+	more := theme.Dim.Render(" …")
+	line := strings.Join(parts, sep)
+	for n := len(parts) - 1; n > 0 && lipgloss.Width(line) > width; n-- {
+		line = strings.Join(parts[:n], sep) + more
+	}
+	return lipgloss.NewStyle().MaxWidth(width).Render(line)
 }
 
 // contextWarnPercent is the share of the context window from which the
