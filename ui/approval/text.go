@@ -129,3 +129,51 @@ func hiddenWarning(found []string) string {
 	}
 	return s
 }
+
+// wrapPath wraps a line that names a file path like wrapText, except that
+// a word too long for the rest of the line (the path) is broken only after
+// a "/", so no file or directory name is split ("proj-" above
+// "f642065e816f/settings.json"); a single name wider than width is cut.
+func wrapPath(s string, width int) []string {
+	width = max(width, 1)
+	var out []string
+	line := ""
+	flush := func() {
+		if line != "" {
+			out = append(out, line)
+			line = ""
+		}
+	}
+	for _, word := range strings.Fields(visible(s)) {
+		sep := ""
+		if line != "" {
+			sep = " "
+		}
+		if ansi.StringWidth(line+sep+word) <= width {
+			line += sep + word
+			continue
+		}
+		if ansi.StringWidth(word) <= width {
+			flush()
+			line = word
+			continue
+		}
+		for _, part := range strings.SplitAfter(word, "/") {
+			if part == "" {
+				continue
+			}
+			if ansi.StringWidth(line+sep+part) > width {
+				flush()
+				sep = ""
+			}
+			for ansi.StringWidth(part) > width {
+				out = append(out, ansi.Truncate(part, width, ""))
+				part = ansi.TruncateLeft(part, width, "")
+			}
+			line += sep + part
+			sep = ""
+		}
+	}
+	flush()
+	return out
+}

@@ -404,7 +404,7 @@ func scopeLines(scope []string, always string, w int, compact bool) []string {
 	if compact {
 		return out
 	}
-	for _, l := range wrapText("(a also saves it in "+always+")", max(1, w-indent)) {
+	for _, l := range wrapPath("(a also saves it in "+always+")", max(1, w-indent)) {
 		out = append(out, strings.Repeat(" ", indent)+theme.Dim.Render(l))
 	}
 	return out
