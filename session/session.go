@@ -217,7 +217,7 @@ func Open(c *Config, m Model, w Wiring) (*Session, error) {
 	if restored != nil {
 		s.Agent.ResumeContext(restored.Context)
 	}
-	reg.Add(s.Agent.AgentTool(agent.DefaultAgents()))
+	reg.Add(s.Agent.AgentTool(s.subagentDefs()))
 	return s, nil
 }
 
