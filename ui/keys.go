@@ -84,6 +84,14 @@ func (k keyMap) BusyHelp() []key.Binding {
 	return []key.Binding{k.Interrupt, queue, k.Help, k.CycleMode, k.TogglePanel, k.Quit}
 }
 
+// DirectHelp is the input's hint line while only the person's own
+// `!command` runs: Esc stops it, and Enter still sends (nothing is queued
+// behind a command of the person's).
+func (k keyMap) DirectHelp() []key.Binding {
+	stop := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop the command"))
+	return []key.Binding{stop, k.Send, k.Help, k.CycleMode, k.TogglePanel, k.Quit}
+}
+
 // FullHelp is every key of the help page (F1, /help), in reading order.
 func (k keyMap) FullHelp() []key.Binding {
 	return []key.Binding{

@@ -150,8 +150,10 @@ func (m *Model) helpLine() string {
 	case keys != nil:
 	case len(m.input.completions()) > 0:
 		keys = m.keys.CompleteHelp()
-	case m.busy():
+	case m.running:
 		keys = m.keys.BusyHelp()
+	case m.busy():
+		keys = m.keys.DirectHelp()
 	default:
 		keys = m.keys.ShortHelp()
 	}
