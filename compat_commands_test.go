@@ -98,7 +98,7 @@ func TestCustomCommandBuiltinWinsAndUnknownIsAPrompt(t *testing.T) {
 	}
 }
 
-func TestCustomCommandShellLinesGoThroughThePipeline(t *testing.T) {
+func TestH05_CustomCommandShellLinesGoThroughThePipeline(t *testing.T) {
 	c := newCLI(t)
 	c.write("notes.txt", "the notes\n")
 	c.write(".claude/commands/status.md", "---\nallowed-tools: Bash(echo:*)\n---\nBranch: !`echo on-main`\nDenied: !`cat notes.txt`\nRead @notes.txt please.\n")
@@ -123,7 +123,7 @@ func TestCustomCommandShellLinesGoThroughThePipeline(t *testing.T) {
 	}
 }
 
-func TestCustomCommandFileReferenceObeysReadDenyRules(t *testing.T) {
+func TestH04_CustomCommandFileReferenceObeysReadDenyRules(t *testing.T) {
 	c := newCLI(t)
 	c.write(".env", "SECRET=hunter2\n")
 	c.write(".claude/settings.json", `{"permissions":{"deny":["Read(.env)"]}}`)

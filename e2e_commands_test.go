@@ -16,7 +16,7 @@ func TestE2E_CustomCommandListedAndRun(t *testing.T) {
 	}
 	c := newCLI(t)
 	c.write(".claude/commands/git/shipit.md", "---\ndescription: Ship the change\nargument-hint: [what]\n---\nShip $ARGUMENTS. Marker: !`echo from-$((40+2))`\n")
-	s := c.script("s.json", `{"turns":[{"text":"Shipped it."}]}`)
+	s := c.script("s.json", `{"turns":[{"text":"First reply.","delay_ms":2500},{"text":"Shipped it."}]}`)
 	r := startTmuxWithState(t, c.project, c.state, 110, 30, "--script", s)
 	r.waitFor("the input", func(s string) bool { return strings.Contains(s, "Ask the agent") })
 
@@ -35,8 +35,13 @@ func TestE2E_CustomCommandListedAndRun(t *testing.T) {
 	r.keys("Escape")
 	r.waitFor("the help page to close", func(s string) bool { return !strings.Contains(s, "Your commands") })
 
+	// Typed while the agent runs, the command waits its turn.
+	r.keys("-l", "hi")
+	r.keys("Enter")
+	r.waitFor("the first run", func(s string) bool { return strings.Contains(s, "esc interrupt") || strings.Contains(s, "Working") })
 	r.keys("-l", "/shipit the parser")
 	r.keys("Enter")
+	r.waitFor("the queued notice", func(s string) bool { return strings.Contains(s, "/shipit runs when the agent finishes") })
 	dialog := r.waitFor("the approval dialog", func(s string) bool { return strings.Contains(s, "wants to run") })
 	if !strings.Contains(dialog, "echo from-") {
 		t.Fatalf("the dialog does not show the command file's shell line:\n%s", dialog)
@@ -44,7 +49,7 @@ func TestE2E_CustomCommandListedAndRun(t *testing.T) {
 	time.Sleep(500 * time.Millisecond) // keys within 400 ms of the dialog opening are ignored
 	r.keys("y")
 	r.waitFor("the reply", func(s string) bool { return strings.Contains(s, "Shipped it.") })
-	if got := c.firstPrompt(); got != "Ship the parser. Marker: from-42" {
-		t.Errorf("the prompt sent was %q", got)
+	if got := c.userMessages(); len(got) != 2 || got[1] != "Ship the parser. Marker: from-42" {
+		t.Errorf("the prompts sent were %q", got)
 	}
 }

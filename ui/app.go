@@ -560,6 +560,12 @@ func (m *Model) promptDone() tea.Cmd {
 	if len(m.queued) > 0 {
 		next := m.queued[0]
 		m.queued = m.queued[1:]
+		if name, _, _ := strings.Cut(next, " "); strings.HasPrefix(name, "/") {
+			// A custom command queued while the agent ran runs as one.
+			if cmd, ok := m.runCustom(name, next); ok {
+				return cmd
+			}
+		}
 		return m.startPrompt(next)
 	}
 	return nil

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -46,7 +47,8 @@ func (m *Model) runCustom(name, text string) (tea.Cmd, bool) {
 		return nil, false
 	}
 	if m.running {
-		m.say("The agent is running; run " + name + " when it finishes (Esc interrupts it).")
+		m.queued = append(m.queued, text)
+		m.say(fmt.Sprintf("Queued (%d waiting); %s runs when the agent finishes.", len(m.queued), name))
 		return nil, true
 	}
 	m.conv.AddUser(text)
