@@ -313,7 +313,8 @@ func TestH15_WriteRulesBeneathATreeWrite(t *testing.T) {
 }
 
 // Deny rules see through more wrappers (setarch, linux32, prlimit, chpst,
-// daemonize, valgrind, dbus-launch, xvfb-run, rlwrap, entr, npx, bunx);
+// daemonize, valgrind, dbus-launch, xvfb-run, rlwrap, entr, npx, bunx,
+// npm exec, pnpm exec and dlx, yarn exec and dlx, bun x);
 // at, batch and crontab keep commands that run later, unseen; git
 // settings and variables that run a command (remote.*.uploadpack,
 // submodule.*.update=!cmd, interactive.diffFilter, merge.*.driver) or send
@@ -334,7 +335,8 @@ func TestH15_MoreWrappersAndGitSettingsAreSeen(t *testing.T) {
 		`git -c interactive.diffFilter='rm x' add -p`, `git -c merge.x.driver='rm x' merge y`,
 		`GIT_EXEC_PATH=/tmp git log`, `GIT_CONFIG_GLOBAL=/tmp/c git log`, `GIT_CONFIG_SYSTEM=/tmp/c git log`,
 		`GIT_DIR=/tmp/g git log`, `export GIT_TEMPLATE_DIR=/tmp; git init y`, `BASH_ENV=<(echo rm x) bash -c true`,
-		`ENV=/dev/stdin sh -i <<< 'rm x'`,
+		`ENV=/dev/stdin sh -i <<< 'rm x'`, `npm exec -- rm x`, `npm x rm x`, `pnpm exec rm x`, `pnpm dlx rm x`,
+		`yarn exec rm x`, `bun x rm x`, `npm exec --yes -- rm x`,
 	} {
 		if d := evalIn(p, root, ModeBypass, cmd); d.Behavior == Allow {
 			t.Errorf("%s: allowed by %q (%s), want deny or ask", cmd, d.Rule, d.Message)

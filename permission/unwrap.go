@@ -130,6 +130,11 @@ var wrappers = map[string]wrapper{
 
 func init() { wrappers["sem"] = wrappers["parallel"] } // GNU parallel's semaphore mode
 
+// subcommandWrappers are the programs whose subcommand runs the command
+// after it: `jobs -x CMD`, `npm exec CMD`, `pnpm dlx CMD`, `bun x CMD`.
+var subcommandWrappers = map[string]map[string]bool{"jobs": set("-x"), "npm": set("exec", "x"),
+	"pnpm": set("exec", "dlx"), "yarn": set("exec", "dlx"), "bun": set("x")}
+
 // unwrapped is a command with its wrappers removed.
 type unwrapped struct {
 	// rest are the words of the command the wrappers run.
@@ -171,8 +176,11 @@ func unwrapAll(vals []string) unwrapped {
 	i := 0
 	for i < len(vals) {
 		name := path.Base(vals[i])
-		if name == "jobs" && i+1 < len(vals) && vals[i+1] == "-x" {
-			i += 2 // jobs -x CMD ARGS runs CMD
+		if subs := subcommandWrappers[name]; i+1 < len(vals) && subs[vals[i+1]] {
+			// jobs -x CMD ARGS, npm exec -- CMD ARGS: its options
+			// (values attached) and -- come before the command.
+			for i += 2; i < len(vals) && strings.HasPrefix(vals[i], "-") && vals[i] != "-"; i++ {
+			}
 			continue
 		}
 		wr, ok := wrappers[name]
