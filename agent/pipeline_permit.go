@@ -144,13 +144,13 @@ func (r *run) askPerson(tc *tools.Context, d permission.Decision, target permiss
 			// The result is the denial, not "cancelled": the turn is
 			// stopped only after the call has its answer.
 			defer stopTurn(r.ctx)
-			return stopDenial(), false
+			return personDenial(deniedAndStopped, PersonDenial{StoppedTurn: true}), false
 		}
 		msg := "The person declined this tool call."
 		if reply.Feedback != "" {
 			msg += " They said: " + reply.Feedback
 		}
-		return tools.Error(msg), false
+		return personDenial(msg, PersonDenial{Feedback: reply.Feedback}), false
 	}
 	detail := "approved by " + reply.By
 	rule := "person"

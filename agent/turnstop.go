@@ -40,25 +40,32 @@ func stopTurn(ctx context.Context) {
 	}
 }
 
-// stopDenialMeta is the Meta of a call's result when the person denied it
-// and stopped the turn.
-type stopDenialMeta struct {
-	StoppedTurn bool `json:"stopped_turn"`
+// PersonDenial is the Meta of a call's result when the person denied it
+// in the approval dialog: the result's text is for the model ("The person
+// declined ..."), this lets a view say it in the person's words.
+type PersonDenial struct {
+	// Denied is always true; a Meta without it is some other result's.
+	Denied bool `json:"denied_by_person"`
+	// StoppedTurn says the denial stopped the turn (Esc).
+	StoppedTurn bool `json:"stopped_turn,omitempty"`
+	// Feedback is what the person told the agent.
+	Feedback string `json:"feedback,omitempty"`
 }
 
-// stopDenial is the result of a call the person denied and stopped the
-// turn at: the text is for the model, the Meta lets a view say it in the
-// person's words (StoppedByDenial).
-func stopDenial() tools.Result {
-	res := tools.Error(deniedAndStopped)
-	res.Meta, _ = json.Marshal(stopDenialMeta{StoppedTurn: true})
+// personDenial is the result of a call the person denied, text for the
+// model and Meta for the views.
+func personDenial(text string, d PersonDenial) tools.Result {
+	res := tools.Error(text)
+	d.Denied = true
+	res.Meta, _ = json.Marshal(d)
 	return res
 }
 
-// StoppedByDenial reports whether res is the result of a call the person
-// denied with the turn stopped (Esc in the approval dialog), so the
-// conversation shows "you denied it" rather than the model's instructions.
-func StoppedByDenial(res tools.Result) bool {
-	var m stopDenialMeta
-	return res.IsError && len(res.Meta) > 0 && json.Unmarshal(res.Meta, &m) == nil && m.StoppedTurn
+// DeniedByPerson reads a result's PersonDenial; ok is false for any other
+// result.
+func DeniedByPerson(res tools.Result) (d PersonDenial, ok bool) {
+	if !res.IsError || len(res.Meta) == 0 || json.Unmarshal(res.Meta, &d) != nil {
+		return PersonDenial{}, false
+	}
+	return d, d.Denied
 }

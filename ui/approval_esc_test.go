@@ -81,10 +81,32 @@ func TestNoInTheApprovalDialogDeniesAndGoesOn(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(a.dir, "a")); err == nil {
 		t.Error("the denied call ran")
 	}
+	if s := a.screen(t); !strings.Contains(s, "You denied it; the agent goes on.") || strings.Contains(s, "The person declined") {
+		t.Errorf("the denied call does not say what the person did, in their words:\n%s", s)
+	}
 	a.clock.advance(pastGrace)
 	a.key(tea.KeyEscape, 0)
 	a.idle()
 	if res := toolResults(a); len(res) != 2 || !strings.Contains(res[0], "The person declined this tool call.") || strings.Contains(res[0], "stopped") {
+		t.Errorf("the model's history has the results %q", res)
+	}
+}
+
+// "No" with a word for the agent shows the person what they said, in
+// their words; the model reads "The person declined ... They said: ...".
+func TestNoWithFeedbackShowsWhatThePersonSaid(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, touchScript, 80, 30, appOptions{})
+	a.prompt("make two files")
+	a.modal()
+	a.answer('n')
+	a.typeText("use printf")
+	a.key(tea.KeyEnter, 0)
+	a.shows("Creating b.")
+	if s := a.screen(t); !strings.Contains(s, "You denied it and told the agent: use printf") {
+		t.Errorf("the denied call does not show what the person said:\n%s", s)
+	}
+	if res := toolResults(a); len(res) != 1 || !strings.Contains(res[0], "They said: use printf") {
 		t.Errorf("the model's history has the results %q", res)
 	}
 }

@@ -15,9 +15,18 @@ import (
 	"github.com/seed92b641c3/workbench/ui/summary"
 )
 
-// stoppedByDenial is what a call denied with Esc shows under it: the
-// model's result tells the model to wait, in the model's words.
-const stoppedByDenial = "You denied it and stopped the turn; the agent waits for what you say next."
+// deniedText is what a call the person denied shows under it, in their
+// words; the model's result says it in the model's ("The person declined
+// this tool call ...").
+func deniedText(d agent.PersonDenial) string {
+	switch {
+	case d.StoppedTurn:
+		return "You denied it and stopped the turn; the agent waits for what you say next."
+	case d.Feedback != "":
+		return "You denied it and told the agent: " + d.Feedback
+	}
+	return "You denied it; the agent goes on."
+}
 
 // collapsedLines is how many output lines a tool call shows until it is
 // expanded: enough to see whether it worked, few enough that a long build
@@ -68,8 +77,8 @@ func (t *toolItem) setResult(res tools.Result, dur time.Duration) {
 		t.diff = ds.Diff(t.input, res)
 	}
 	text := strings.TrimRight(sanitize(t.r.Body(t.input, res)), "\n ")
-	if agent.StoppedByDenial(res) {
-		text = stoppedByDenial
+	if d, ok := agent.DeniedByPerson(res); ok {
+		text = deniedText(d)
 	}
 	t.output = nil
 	if strings.TrimSpace(text) != "" {
