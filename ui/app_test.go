@@ -30,8 +30,7 @@ func TestPanelShowsFromAHundredColumns(t *testing.T) {
 
 func TestScreenFitsTheTerminalAtEveryWidth(t *testing.T) {
 	t.Parallel()
-	// Tool calls without Markdown: glamour building a renderer for every
-	// width would make this slow, and the lines that depend on the width
+	// Tool calls without Markdown: the lines that depend on the width
 	// alone (input, help, status, panel) are what this checks.
 	a := newApp(t, `{"turns":[
 	  {"tool_calls":[{"id":"read","name":"Read","input":{"file_path":"notes.md"}}]},

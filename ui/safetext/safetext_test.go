@@ -70,17 +70,3 @@ func TestFoundNamesEachHiddenCharacterOnce(t *testing.T) {
 		t.Errorf("Found on clean text = %q", f)
 	}
 }
-
-func TestMarkStyledKeepsSequencesAndMarksText(t *testing.T) {
-	t.Parallel()
-	in := "\x1b[38;5;252mrm \u202Eevil\x1b[0m \x1b]8;;http://x\x1b\\l\u200Bink\x1b]8;;\x1b\\"
-	got := MarkStyled(in)
-	want := "\x1b[38;5;252mrm " + markOn + "<U+202E>" + markOff + "evil\x1b[0m " +
-		"\x1b]8;;http://x\x1b\\l" + markOn + "<U+200B>" + markOff + "ink\x1b]8;;\x1b\\"
-	if got != want {
-		t.Errorf("MarkStyled(%q)\n got %q\nwant %q", in, got, want)
-	}
-	if plain := "\x1b[1mbold\x1b[m"; MarkStyled(plain) != plain {
-		t.Errorf("a clean styled line changed: %q", MarkStyled(plain))
-	}
-}

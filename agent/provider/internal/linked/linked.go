@@ -54,7 +54,7 @@ func Functions(prefixes ...string) ([]string, error) {
 // KeepAllMethods makes the linker keep every exported method of every type
 // the binary can reach, as it does in the workbench binary: a method looked
 // up by a name known only at run time (here name; there text/template's
-// field lookup, which glamour and the Bash prompt use) could be any of them.
+// field lookup, which the Bash tool's prompt uses) could be any of them.
 // Without it a test binary would drop the methods of an unused client's
 // services whether or not the provider holds the client, and a test of
 // what is linked could not fail. It returns whether v has the method.
