@@ -102,6 +102,7 @@ func TestH05_CustomCommandShellLinesGoThroughThePipeline(t *testing.T) {
 	c := newCLI(t)
 	c.write("notes.txt", "the notes\n")
 	c.write(".claude/commands/status.md", "---\nallowed-tools: Bash(echo:*)\n---\nBranch: !`echo on-main`\nDenied: !`cat notes.txt`\nRead @notes.txt please.\n")
+	c.trust() // the person trusts the project with its command file
 	s := c.script("s.json", `{"turns":[{"text":"ok"}]}`)
 	code, out, errb := c.run("", "--cwd", c.project, "--script", s, "--trace", "--output-format", "stream-json", "-p", "/status")
 	if code != exitOK {
@@ -162,5 +163,31 @@ func TestCustomCommandOfAnUntrustedProjectGetsNoGrant(t *testing.T) {
 	}
 	if !strings.Contains(errb, "run.md: allowed-tools is not granted") {
 		t.Errorf("no notice that the grant was withheld:\n%s", errb)
+	}
+}
+
+// A command file that names allowed-tools is a power like an allow rule:
+// one a `git pull` adds to a trusted project makes it untrusted again, so
+// it grants nothing until the person trusts the project as it is now.
+func TestCustomCommandGrantAddedToATrustedProjectWaitsForTrust(t *testing.T) {
+	c := newCLI(t)
+	c.write(".claude/commands/run.md", "---\nallowed-tools: Bash(touch:*)\n---\nDone: !`touch made.txt`\n")
+	s := c.script("s.json", `{"turns":[{"text":"ok"}]}`)
+	code, _, errb := c.run("", "--cwd", c.project, "--script", s, "-p", "/run")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errb)
+	}
+	if _, err := os.Stat(filepath.Join(c.project, "made.txt")); err == nil {
+		t.Fatal("a command file added after the trust granted itself a command")
+	}
+	if !strings.Contains(errb, "changed since you trusted it") || !strings.Contains(errb, "allowed-tools of slash commands: .claude/commands/run.md") {
+		t.Errorf("the notice does not say the command file needs trust again:\n%s", errb)
+	}
+	c.trust()
+	if code, _, errb = c.run("", "--cwd", c.project, "--script", s, "-p", "/run"); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errb)
+	}
+	if _, err := os.Stat(filepath.Join(c.project, "made.txt")); err != nil {
+		t.Errorf("trusted again, the command's allowed-tools did not hold: %v\n%s", err, errb)
 	}
 }

@@ -49,7 +49,13 @@ func TestE2E_CustomCommandListedAndRun(t *testing.T) {
 	time.Sleep(500 * time.Millisecond) // keys within 400 ms of the dialog opening are ignored
 	r.keys("y")
 	r.waitFor("the reply", func(s string) bool { return strings.Contains(s, "Shipped it.") })
-	if got := c.userMessages(); len(got) != 2 || got[1] != "Ship the parser. Marker: from-42" {
+	// The transcript is made durable at the turn's end, a moment after
+	// the reply is on screen.
+	got := c.userMessages()
+	for end := time.Now().Add(e2eDeadline); len(got) < 2 && time.Now().Before(end); got = c.userMessages() {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(got) != 2 || got[1] != "Ship the parser. Marker: from-42" {
 		t.Errorf("the prompts sent were %q", got)
 	}
 }

@@ -167,6 +167,13 @@ func Load(projectDir string, p Paths, noClaude bool) (*Settings, error) {
 		}
 		s.merge(projectDir, l, c.personal, p.Untrusted && !c.personal)
 	}
+	if p.Untrusted {
+		if parts := commandGrantsWithheld(projectDir); len(parts) > 0 {
+			w := Withheld{Path: filepath.Join(projectDir, ".claude", "commands"), Parts: parts, Changed: p.TrustChanged}
+			s.Withheld = append(s.Withheld, w)
+			s.Notices = append(s.Notices, w.String())
+		}
+	}
 	return s, nil
 }
 

@@ -81,6 +81,15 @@ func ProjectDigest(projectDir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if g := commandGrants(projectDir); len(g) > 0 {
+		// Only when there are any, so a trust recorded before command
+		// files counted still holds for a project without them.
+		more, err := json.Marshal(g)
+		if err != nil {
+			return "", err
+		}
+		data = append(data, more...)
+	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:]), nil
 }
