@@ -31,14 +31,54 @@ func startTmuxWithState(t *testing.T, dir, state string, w, h int, args ...strin
 	}
 	r := &tmuxRun{t: t, socket: fmt.Sprintf("wb-e2e-%d", time.Now().UnixNano())}
 	config := t.TempDir()
-	cmd := fmt.Sprintf("cd %q && WORKBENCH_TEST_MAIN=1 XDG_STATE_HOME=%q XDG_CONFIG_HOME=%q %q %s",
-		dir, state, config, os.Args[0], strings.Join(args, " "))
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	cmd := fmt.Sprintf("echo $$ > %q && cd %q && WORKBENCH_TEST_MAIN=1 XDG_STATE_HOME=%q XDG_CONFIG_HOME=%q exec %q %s",
+		pidFile, dir, state, config, os.Args[0], strings.Join(args, " "))
 	out, err := exec.Command("tmux", "-L", r.socket, "new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmd).CombinedOutput()
 	if err != nil {
 		t.Fatalf("tmux: %v %s", err, out)
 	}
-	t.Cleanup(func() { exec.Command("tmux", "-L", r.socket, "kill-server").Run() })
+	t.Cleanup(func() {
+		exec.Command("tmux", "-L", r.socket, "kill-server").Run()
+		// The temporary directories go next: wait until the program and
+		// what it started (its git writing the rewind store, say) are gone.
+		if data, err := os.ReadFile(pidFile); err == nil {
+			waitSessionGone(strings.TrimSpace(string(data)), 15*time.Second)
+		}
+	})
 	return r
+}
+
+// waitSessionGone waits until no process is left in the terminal session
+// whose leader was sid, or the bound passes.
+func waitSessionGone(sid string, bound time.Duration) {
+	for deadline := time.Now().Add(bound); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if !sessionAlive(sid) {
+			return
+		}
+	}
+}
+
+// sessionAlive reports whether a process in session sid still runs (a
+// zombie does not count).
+func sessionAlive(sid string) bool {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp session ...
+		i := strings.LastIndexByte(string(stat), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) > 4 && f[4] == sid && f[0] != "Z" {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *tmuxRun) keys(k ...string) {
