@@ -3,8 +3,10 @@ package shell
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -240,13 +242,24 @@ func TestBashProgressReportsTheLatestLine(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var got []string
+	// Each burst waits until the report of the one before has come (the
+	// callback makes the file it waits for), then for more than the
+	// reports' spacing (progressEvery), so no two bursts are read as one
+	// and none falls within the spacing, however loaded the machine is.
+	dir := t.TempDir()
 	tc := &tools.Context{Progress: func(s string) {
 		mu.Lock()
 		got = append(got, s)
+		n := len(got)
 		mu.Unlock()
+		os.WriteFile(filepath.Join(dir, strconv.Itoa(n)), nil, 0o644)
 	}}
+	wait := func(n int) string {
+		return fmt.Sprintf(`for i in $(seq 3000); do [ -e %s/%d ] && break; sleep 0.01; done; sleep %.2f`,
+			dir, n, (progressEvery + 50*time.Millisecond).Seconds())
+	}
 	// env printf: one write each, so each burst is one chunk for the reader.
-	run(t, t.Context(), tc, cmd(`echo first; sleep 0.4; env printf 'a\nsecond\n\n'; sleep 0.4; env printf 'x\rbar 50%%\rbar 100%%'`, 0))
+	run(t, t.Context(), tc, cmd(`echo first; `+wait(1)+`; env printf 'a\nsecond\n\n'; `+wait(2)+`; env printf 'x\rbar 50%%\rbar 100%%'`, 0))
 	mu.Lock()
 	defer mu.Unlock()
 	want := []string{"first", "second", "bar 100%"}
