@@ -170,8 +170,16 @@ func TestCustomCommandOfAnUntrustedProjectGetsNoGrant(t *testing.T) {
 // one a `git pull` adds to a trusted project makes it untrusted again, so
 // it grants nothing until the person trusts the project as it is now.
 func TestCustomCommandGrantAddedToATrustedProjectWaitsForTrust(t *testing.T) {
+	// The key as written, and spelled with a YAML escape, which is the
+	// same key to the parser that grants it.
+	for _, key := range []string{"allowed-tools", `"allowed\x2dtools"`} {
+		t.Run(key, func(t *testing.T) { commandGrantWaitsForTrust(t, key) })
+	}
+}
+
+func commandGrantWaitsForTrust(t *testing.T, key string) {
 	c := newCLI(t)
-	c.write(".claude/commands/run.md", "---\nallowed-tools: Bash(touch:*)\n---\nDone: !`touch made.txt`\n")
+	c.write(".claude/commands/run.md", "---\n"+key+": Bash(touch:*)\n---\nDone: !`touch made.txt`\n")
 	s := c.script("s.json", `{"turns":[{"text":"ok"}]}`)
 	code, _, errb := c.run("", "--cwd", c.project, "--script", s, "-p", "/run")
 	if code != exitOK {
@@ -180,7 +188,7 @@ func TestCustomCommandGrantAddedToATrustedProjectWaitsForTrust(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(c.project, "made.txt")); err == nil {
 		t.Fatal("a command file added after the trust granted itself a command")
 	}
-	if !strings.Contains(errb, "changed since you trusted it") || !strings.Contains(errb, "allowed-tools of slash commands: .claude/commands/run.md") {
+	if !strings.Contains(errb, "changed since you trusted it") || !strings.Contains(errb, "allowed-tools of slash commands and skills: .claude/commands/run.md") {
 		t.Errorf("the notice does not say the command file needs trust again:\n%s", errb)
 	}
 	c.trust()

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/seed92b641c3/workbench/tools/skill"
@@ -14,6 +15,11 @@ import (
 func (s *Session) grantSkill(sk skill.Skill) string {
 	if len(sk.AllowedTools) == 0 {
 		return ""
+	}
+	if !s.Config.ProjectTrusted && s.projectSkill(sk) {
+		// A repository's skill granting itself tools is an allow rule
+		// from the repository: it waits for trust as those do.
+		return "Its allowed-tools were not granted: the skill came with a project you have not trusted (workbench trust), so its calls ask as any would."
 	}
 	revoke, err := s.Config.Policy.GrantScoped("skill "+sk.Name, sk.AllowedTools...)
 	if err != nil {
@@ -34,4 +40,16 @@ func (s *Session) endSkillGrants() {
 	for _, revoke := range grants {
 		revoke()
 	}
+}
+
+// projectSkill reports whether sk came with the project (its .claude or
+// .workbench skills), not from the person's own directories.
+func (s *Session) projectSkill(sk skill.Skill) bool {
+	for _, d := range []string{".claude", ".workbench"} {
+		root := filepath.Join(s.Config.ProjectDir, d, "skills")
+		if rel, err := filepath.Rel(root, sk.Dir); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return true
+		}
+	}
+	return false
 }
