@@ -222,10 +222,11 @@ func Load(o Options) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	runLater := runLaterFiles(dir, s)
+	hooksName := hookFiles(dir, s)
+	runLater := runLaterFiles(dir, s, hooksName)
 	sb.ProtectRunLater(runLater...)
 	policy.AddRunLater(runLater...)
-	hreg.SetGuard(hookGuard(dir, s))
+	hreg.SetGuard(hookGuard(hooksName))
 	answers := paths.ClaudeLocal
 	if o.NoClaudeSettings {
 		answers = paths.Local

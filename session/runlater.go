@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -26,29 +25,40 @@ import (
 // not exist yet, if it has a slash or a script's extension (a hook
 // `test -x scripts/fix.sh && scripts/fix.sh`): no command may make it.
 // What those files load in turn (a module a script imports, the scripts of
-// `npm run`) is not seen.
-func runLaterFiles(projectDir string, s *settings.Settings) []string {
+// `npm run`) is not seen. hooks is hookFiles' answer.
+func runLaterFiles(projectDir string, s *settings.Settings, hooks map[string][]string) []string {
+	var out []string
+	for _, files := range hooks {
+		out = append(out, files...)
+	}
+	home, _ := os.UserHomeDir()
+	for _, srv := range s.MCPServers {
+		if srv.Command != "" {
+			out = append(out, namedFiles(projectDir, home, append([]string{srv.Command}, srv.Args...))...)
+		}
+	}
+	return out
+}
+
+// hookFiles are the project files each hook command of s names
+// (namedFiles), by command: read once at start for runLaterFiles and
+// hookGuard.
+func hookFiles(projectDir string, s *settings.Settings) map[string][]string {
 	home, _ := os.UserHomeDir()
 	env := expand.ListEnviron("CLAUDE_PROJECT_DIR="+projectDir, "HOME="+home)
-	var words []string
+	out := map[string][]string{}
 	for _, groups := range s.Hooks {
 		for _, g := range groups {
 			for _, m := range g {
 				for _, h := range m.Hooks {
-					if h.Command != "" {
-						words = append(words, commandWords(h.Command, env)...)
+					if _, seen := out[h.Command]; h.Command != "" && !seen {
+						out[h.Command] = namedFiles(projectDir, home, commandWords(h.Command, env))
 					}
 				}
 			}
 		}
 	}
-	for _, srv := range s.MCPServers {
-		if srv.Command != "" {
-			words = append(words, srv.Command)
-			words = append(words, srv.Args...)
-		}
-	}
-	return namedFiles(projectDir, home, words)
+	return out
 }
 
 // hookGuard refuses, just before it runs, a hook whose command names a
@@ -56,23 +66,12 @@ func runLaterFiles(projectDir string, s *settings.Settings) []string {
 // now: a sandboxed command may have made it (one running in the
 // background outlives the removal at its end), and the hook would run it
 // outside the sandbox. A copy the person makes runs from the next session.
-func hookGuard(projectDir string, s *settings.Settings) func(string) error {
-	home, _ := os.UserHomeDir()
-	env := expand.ListEnviron("CLAUDE_PROJECT_DIR="+projectDir, "HOME="+home)
+func hookGuard(hooks map[string][]string) func(string) error {
 	missing := map[string][]string{}
-	for _, groups := range s.Hooks {
-		for _, g := range groups {
-			for _, m := range g {
-				for _, h := range m.Hooks {
-					if h.Command == "" {
-						continue
-					}
-					for _, f := range namedFiles(projectDir, home, commandWords(h.Command, env)) {
-						if _, err := os.Lstat(f); err != nil && !slices.Contains(missing[h.Command], f) {
-							missing[h.Command] = append(missing[h.Command], f)
-						}
-					}
-				}
+	for cmd, files := range hooks {
+		for _, f := range files {
+			if _, err := os.Lstat(f); err != nil {
+				missing[cmd] = append(missing[cmd], f)
 			}
 		}
 	}
