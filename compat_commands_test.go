@@ -172,7 +172,8 @@ func TestCustomCommandOfAnUntrustedProjectGetsNoGrant(t *testing.T) {
 func TestCustomCommandGrantAddedToATrustedProjectWaitsForTrust(t *testing.T) {
 	// The key as written, and spelled with a YAML escape, which is the
 	// same key to the parser that grants it.
-	for _, key := range []string{"allowed-tools", `"allowed\x2dtools"`} {
+	for _, key := range []string{"allowed-tools", `"allowed\x2dtools"`, `"allowed\u002dtools"`, `'allowed-tools'`, `? allowed-tools
+`} {
 		t.Run(key, func(t *testing.T) { commandGrantWaitsForTrust(t, key) })
 	}
 }
